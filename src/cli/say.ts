@@ -1,0 +1,124 @@
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
+import { wavHeader } from '../speech/audio/wav.ts';
+import { EnginePool } from '../speech/pool.ts';
+import { type AudioTarget, synthesize } from '../speech/synthesize.ts';
+import { splitClauses } from '../speech/text/clauses.ts';
+import { frontEndFor } from '../speech/text/front-end.ts';
+import { findVoice, type Voice } from '../speech/voices.ts';
+
+const usage = `usage: npm run say -- [options] "text to speak"
+
+  --language, -l   rw (default), en or fr
+  --speaker, -s    speaker_id (default 0; 0-2 for rw and fr, 0-4 for en)
+  --format, -f     pcm16_8k, pcm16_16k, pcm16_24k, mulaw_8k, alaw_8k;
+                   default: the voice's own rate (22050 Hz, 16-bit)
+  --out, -o        file to write: a WAV file, or raw audio with --raw
+  --raw            write the bare audio bytes, as the streaming API sends them
+  --show           normalized: print the text as it will be spoken
+                   phonemes: print the phonemes of each chunk
+                   (both without synthesising)`;
+
+class UsageError extends Error {}
+
+function parseCommandLine(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      language: { type: 'string', short: 'l', default: 'rw' },
+      speaker: { type: 'string', short: 's', default: '0' },
+      format: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o' },
+      raw: { type: 'boolean', default: false },
+      show: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  const text = positionals.join(' ').trim();
+  if (!text) throw new UsageError('give the text to speak');
+  const speakerId = Number(values.speaker);
+  const voice = findVoice(values.language, speakerId);
+  if (!voice)
+    throw new UsageError(`no voice for language "${values.language}" and speaker ${values.speaker}`);
+  let format: StreamFormat | undefined;
+  if (values.format !== undefined) {
+    format = parseStreamFormat(values.format);
+    if (!format) throw new UsageError(`unknown format "${values.format}"`);
+  }
+  if (values.show !== undefined && values.show !== 'normalized' && values.show !== 'phonemes') {
+    throw new UsageError('--show takes normalized or phonemes');
+  }
+  if (values.show === undefined && !values.out) throw new UsageError('give --out FILE');
+  if (values.raw && !format) throw new UsageError('--raw needs --format');
+  return { text, voice, format, out: values.out, raw: values.raw, show: values.show };
+}
+
+async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice): Promise<void> {
+  const frontEnd = frontEndFor(voice.language);
+  const normalized = frontEnd.normalize(text);
+  if (what === 'normalized') {
+    process.stdout.write(`${normalized}\n`);
+    return;
+  }
+  const { ipa } = frontEnd;
+  if (ipa) {
+    for (const clause of splitClauses(normalized)) process.stdout.write(`${ipa(clause)}\n`);
+    return;
+  }
+  const pool = await EnginePool.start({ size: 1, warmUpVoices: [] });
+  try {
+    for (const clause of splitClauses(normalized)) {
+      process.stdout.write(`${await pool.phonemes(frontEnd.engineInput(clause), voice.engineVoice)}\n`);
+    }
+  } finally {
+    await pool.close();
+  }
+}
+
+async function speak(
+  text: string,
+  voice: Voice,
+  format: StreamFormat | undefined,
+  out: string,
+  raw: boolean,
+) {
+  const target: AudioTarget = format ? { kind: 'stream', format } : { kind: 'native' };
+  const pool = await EnginePool.start({ size: 1, warmUpVoices: [voice.engineVoice] });
+  try {
+    const parts: Uint8Array[] = [];
+    let summary = '';
+    for await (const event of synthesize(pool, { text, voice, target })) {
+      if (event.type === 'audio') parts.push(event.bytes);
+      else summary = `${event.seconds.toFixed(2)} s at ${event.sampleRate} Hz, ${event.bytes} bytes of audio`;
+    }
+    const audio = Buffer.concat(parts);
+    const encoding = format?.encoding ?? 'pcm_s16le';
+    const sampleRate = format?.sampleRate ?? voice.sampleRate;
+    const file = raw ? [audio] : [wavHeader(audio.byteLength, sampleRate, encoding), audio];
+    await writeFile(out, Buffer.concat(file));
+    process.stderr.write(
+      `${out}: ${voice.name} (${voice.language}, speaker ${voice.speakerId}), ${summary}\n`,
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let args: ReturnType<typeof parseCommandLine>;
+  try {
+    args = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError || (error instanceof TypeError && 'code' in error))) throw error;
+    process.stderr.write(`${error.message ? `${error.message}\n\n` : ''}${usage}\n`);
+    process.exitCode = error.message ? 2 : 0;
+    return;
+  }
+  if (args.show === 'normalized' || args.show === 'phonemes') await show(args.show, args.text, args.voice);
+  else if (args.out) await speak(args.text, args.voice, args.format, args.out, args.raw);
+}
+
+await main();

@@ -1,0 +1,7 @@
+import type { EngineDescriptor, EngineId } from './engine.ts';
+import { espeakNgEngine } from './espeak-ng.ts';
+
+/** Every engine Ijwi can run, by id. Callers look engines up here and never import one directly. */
+export const engines: Readonly<Record<EngineId, EngineDescriptor>> = {
+  'espeak-ng': espeakNgEngine,
+};

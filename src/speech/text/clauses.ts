@@ -1,0 +1,67 @@
+/**
+ * Splits normalised text into the chunks the engine speaks one at a time. Streaming starts
+ * as soon as the first chunk is spoken, so the first is kept short; no chunk is so long that
+ * the next would stall behind it. Chunks end at sentence ends, then clause punctuation, then
+ * word boundaries, in that order of preference, never inside a word, and keep their punctuation
+ * so the engine gives each the right intonation and pause.
+ */
+export interface ClauseOptions {
+  /** The first chunk is at most this long (unless its first word alone is longer). */
+  readonly firstMaxChars: number;
+  /** No chunk is longer than this (unless one word alone is longer). */
+  readonly maxChars: number;
+}
+
+export const defaultClauseOptions: ClauseOptions = { firstMaxChars: 60, maxChars: 220 };
+
+const SENTENCE = /[^.!?…\n]+(?:[.!?…]+["'”’»)]*|\n+|$)/gu;
+const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
+
+/** Chunks of `text` to speak in order; empty when there is nothing to speak. */
+export function splitClauses(text: string, options: ClauseOptions = defaultClauseOptions): string[] {
+  const chunks: string[] = [];
+  const limit = () => (chunks.length === 0 ? options.firstMaxChars : options.maxChars);
+  for (const sentence of pieces(text, SENTENCE)) {
+    if (sentence.length <= limit()) {
+      chunks.push(sentence);
+      continue;
+    }
+    // Too long for one chunk: join its clauses while they fit, cut a clause that alone is too long.
+    let current = '';
+    for (const clause of pieces(sentence, CLAUSE)) {
+      if (current && current.length + 1 + clause.length <= limit()) {
+        current = `${current} ${clause}`;
+        continue;
+      }
+      if (current) chunks.push(current);
+      const parts = clause.length <= limit() ? [clause] : splitWords(clause, limit(), options.maxChars);
+      current = parts.pop() ?? '';
+      chunks.push(...parts);
+    }
+    if (current) chunks.push(current);
+  }
+  return chunks;
+}
+
+function pieces(text: string, pattern: RegExp): string[] {
+  return Array.from(text.matchAll(pattern), (m) => m[0].replace(/\s+/g, ' ').trim()).filter((p) =>
+    /[\p{L}\p{N}]/u.test(p),
+  );
+}
+
+/** The first piece at most `firstLimit` long, the rest at most `limit`, cut between words. */
+function splitWords(clause: string, firstLimit: number, limit: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of clause.split(' ')) {
+    const max = out.length === 0 ? firstLimit : limit;
+    if (current && current.length + 1 + word.length > max) {
+      out.push(current);
+      current = word;
+    } else {
+      current = current ? `${current} ${word}` : word;
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}

@@ -1,0 +1,175 @@
+import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
+import type { LanguageCode } from './text/verbalizer.ts';
+
+export type VoiceGroup = 'kinyarwanda' | 'us-english' | 'african-english' | 'french';
+
+/** One of the 13 voices of the API: the pair (language, speaker_id) is its public identity. */
+export interface Voice {
+  readonly language: LanguageCode;
+  readonly speakerId: number;
+  readonly name: string;
+  readonly gender: 'female' | 'male';
+  readonly group: VoiceGroup;
+  /** The rate of the audio the engine produces, and of the WAV files. */
+  readonly sampleRate: number;
+  readonly engineVoice: EspeakVoice;
+}
+
+export interface Language {
+  readonly code: LanguageCode;
+  readonly name: string;
+  readonly defaultSpeakerId: number;
+}
+
+export const languages: readonly Language[] = [
+  { code: 'rw', name: 'Kinyarwanda', defaultSpeakerId: 0 },
+  { code: 'en', name: 'English', defaultSpeakerId: 0 },
+  { code: 'fr', name: 'French', defaultSpeakerId: 0 },
+];
+
+// Formant scalings (percent of the base voice's frequencies) give each voice its own vocal
+// tract: lower for deeper, larger speakers, higher for brighter ones. Pitch sets the register.
+const deeper = [
+  [1, 92, 100, 100],
+  [2, 94, 100, 100],
+  [3, 95, 100, 100],
+] as const;
+const brighter = [
+  [1, 106, 100, 100],
+  [2, 108, 95, 100],
+  [3, 106, 90, 100],
+] as const;
+
+function variant(
+  id: string,
+  gender: 'male' | 'female',
+  pitch: readonly [number, number],
+  more: Partial<EspeakVariant> = {},
+): EspeakVariant {
+  return { id, gender, pitch, ...more };
+}
+
+function espeak(language: string, rate: number, v: EspeakVariant): EspeakVoice {
+  return { engine: 'espeak-ng', language, rate, variant: v };
+}
+
+/**
+ * Kinyarwanda is spoken through espeak-ng's Swahili voice fed with our own phonemes (see
+ * text/rw/README.md); the African English voices use espeak-ng's Caribbean English, whose
+ * non-rhotic, full-vowel reading is nearer to East and West African English than US English is.
+ */
+export const voices: readonly Voice[] = [
+  {
+    language: 'rw',
+    speakerId: 0,
+    name: 'Keza',
+    gender: 'female',
+    group: 'kinyarwanda',
+    sampleRate: 22050,
+    engineVoice: espeak('sw', 150, variant('rw-0', 'female', [165, 250])),
+  },
+  {
+    language: 'rw',
+    speakerId: 1,
+    name: 'Mugisha',
+    gender: 'male',
+    group: 'kinyarwanda',
+    sampleRate: 22050,
+    engineVoice: espeak('sw', 155, variant('rw-1', 'male', [82, 125], { formants: deeper })),
+  },
+  {
+    language: 'rw',
+    speakerId: 2,
+    name: 'Ineza',
+    gender: 'female',
+    group: 'kinyarwanda',
+    sampleRate: 22050,
+    engineVoice: espeak('sw', 140, variant('rw-2', 'female', [200, 300], { formants: brighter })),
+  },
+  {
+    language: 'en',
+    speakerId: 0,
+    name: 'Grace',
+    gender: 'female',
+    group: 'us-english',
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 165, variant('en-0', 'female', [160, 240])),
+  },
+  {
+    language: 'en',
+    speakerId: 1,
+    name: 'James',
+    gender: 'male',
+    group: 'us-english',
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 165, variant('en-1', 'male', [85, 130], { formants: deeper })),
+  },
+  {
+    language: 'en',
+    speakerId: 2,
+    name: 'Olivia',
+    gender: 'female',
+    group: 'us-english',
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 178, variant('en-2', 'female', [195, 290], { formants: brighter })),
+  },
+  {
+    language: 'en',
+    speakerId: 3,
+    name: 'Amani',
+    gender: 'female',
+    group: 'african-english',
+    sampleRate: 22050,
+    engineVoice: espeak('en-029', 150, variant('en-3', 'female', [175, 255])),
+  },
+  {
+    language: 'en',
+    speakerId: 4,
+    name: 'Baraka',
+    gender: 'male',
+    group: 'african-english',
+    sampleRate: 22050,
+    engineVoice: espeak(
+      'en-029',
+      148,
+      variant('en-4', 'male', [95, 145], { formants: deeper, voicing: 110 }),
+    ),
+  },
+  {
+    language: 'fr',
+    speakerId: 0,
+    name: 'Claire',
+    gender: 'female',
+    group: 'french',
+    sampleRate: 22050,
+    engineVoice: espeak('fr', 160, variant('fr-0', 'female', [160, 240])),
+  },
+  {
+    language: 'fr',
+    speakerId: 1,
+    name: 'Julien',
+    gender: 'male',
+    group: 'french',
+    sampleRate: 22050,
+    engineVoice: espeak('fr', 160, variant('fr-1', 'male', [85, 130], { formants: deeper })),
+  },
+  {
+    language: 'fr',
+    speakerId: 2,
+    name: 'Aline',
+    gender: 'female',
+    group: 'french',
+    sampleRate: 22050,
+    engineVoice: espeak('fr', 150, variant('fr-2', 'female', [195, 290], { formants: brighter })),
+  },
+];
+
+/** The voice for (language, speaker_id), or undefined when there is none. */
+export function findVoice(language: string, speakerId: number): Voice | undefined {
+  return voices.find((v) => v.language === language && v.speakerId === speakerId);
+}
+
+/** The voices of one language, by speaker_id. */
+export function voicesOf(language: LanguageCode): readonly Voice[] {
+  return voices.filter((v) => v.language === language);
+}

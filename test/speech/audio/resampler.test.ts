@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import libsamplerate from '@alexanderolsen/libsamplerate-js';
+import { createResampler, ResamplerBackend } from '../../../src/speech/audio/resampler.ts';
+import { inChunks, maxAbsDifference, randomSource, rms, speechLike, tone, toneAmplitude } from './signals.ts';
+
+// Rates: espeak-ng speaks at 22050 Hz and sends chunks of about 2,170 samples; other engines
+// (Piper, Kokoro) use 16000 and 24000 Hz; the stream formats of the API v1 contract are 8, 16
+// and 24 kHz.
+const ENGINE_RATE = 22050;
+const ENGINE_CHUNK = 2170;
+
+let backend: ResamplerBackend;
+before(async () => {
+  backend = await ResamplerBackend.load();
+});
+
+describe('resampler: lengths', () => {
+  const pairs = [
+    [22050, 8000],
+    [22050, 16000],
+    [22050, 24000],
+    [16000, 8000],
+    [24000, 8000],
+    [24000, 16000],
+    [16000, 24000],
+  ] as const;
+  for (const [from, to] of pairs) {
+    it(`1 s at ${from} Hz streamed in engine-sized chunks gives 1 s at ${to} Hz`, () => {
+      const resampler = backend.resampler(from, to);
+      const out = inChunks(
+        speechLike(from, 1),
+        () => ENGINE_CHUNK,
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      );
+      assert.ok(Math.abs(out.length - to) <= 2, `${out.length} samples`);
+    });
+  }
+
+  it('gives input length * ratio for lengths that do not divide evenly', () => {
+    const resampler = backend.resampler(ENGINE_RATE, 8000);
+    for (const length of [1, 7, 100, 2170, 12345]) {
+      const out = inChunks(
+        speechLike(ENGINE_RATE, length / ENGINE_RATE),
+        () => 500,
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      );
+      assert.ok(Math.abs(out.length - (length * 8000) / ENGINE_RATE) <= 1, `${length} in, ${out.length} out`);
+    }
+  });
+
+  it('gives nothing for nothing', () => {
+    const resampler = backend.resampler(ENGINE_RATE, 8000);
+    assert.equal(resampler.process(new Int16Array(0)).length, 0);
+    assert.equal(resampler.flush().length, 0);
+  });
+});
+
+describe('resampler: anti-aliasing', () => {
+  // Nyquist-Shannon (Wikipedia "Aliasing"): at 8 kHz nothing above 4 kHz survives as itself;
+  // without a low-pass filter a 5 kHz tone folds back to 3 kHz at nearly full level. The
+  // measurement skips 50 ms at each end, where the tone starts and stops abruptly.
+  const middle = (samples: Int16Array, rate: number) =>
+    samples.subarray(rate / 20, samples.length - rate / 20);
+
+  it('suppresses a 5 kHz tone by at least 40 dB going to 8 kHz, next to a 1 kHz tone it keeps', () => {
+    // The 1 kHz tone shows the output is real audio, so a silent output cannot pass.
+    const low = tone(1000, ENGINE_RATE, 1, 8000);
+    const high = tone(5000, ENGINE_RATE, 1, 8000);
+    const input = low.map((s, i) => s + (high[i] ?? 0));
+    const resampler = backend.resampler(ENGINE_RATE, 8000);
+    const out = middle(
+      inChunks(
+        input,
+        () => ENGINE_CHUNK,
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      ),
+      8000,
+    );
+    const kept = toneAmplitude(out, 8000, 1000);
+    assert.ok(Math.abs(20 * Math.log10(kept / 8000)) < 0.2, `1 kHz at ${kept.toFixed(0)} of 8000`);
+    const aliasDb = 20 * Math.log10(toneAmplitude(out, 8000, 3000) / 8000 + 1e-12);
+    assert.ok(aliasDb < -40, `5 kHz folded to 3 kHz at ${aliasDb.toFixed(1)} dB`);
+    // Everything but the 1 kHz tone, against the 5 kHz tone's power.
+    const restPower = Math.max(0, rms(out) ** 2 - kept ** 2 / 2);
+    const restDb = 10 * Math.log10(restPower / (8000 ** 2 / 2) + 1e-12);
+    assert.ok(restDb < -40, `5 kHz only ${restDb.toFixed(1)} dB down`);
+  });
+
+  it('passes a 1 kHz tone within 0.2 dB and with nothing else in it', () => {
+    const input = tone(1000, ENGINE_RATE, 1, 16000);
+    const resampler = backend.resampler(ENGINE_RATE, 8000);
+    const out = middle(
+      inChunks(
+        input,
+        () => ENGINE_CHUNK,
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      ),
+      8000,
+    );
+    const gainDb = 20 * Math.log10(toneAmplitude(out, 8000, 1000) / 16000);
+    assert.ok(Math.abs(gainDb) < 0.2, `1 kHz changed by ${gainDb.toFixed(2)} dB`);
+    // What is left after removing the tone's power is noise and distortion.
+    const residualDb =
+      10 * Math.log10(1 - (toneAmplitude(out, 8000, 1000) / Math.SQRT2 / rms(out)) ** 2 + 1e-12);
+    assert.ok(residualDb < -40, `residual ${residualDb.toFixed(1)} dB`);
+  });
+
+  // Going up, the filter must remove the image that zero-stuffing creates: a 3 kHz tone at
+  // 16 kHz would reappear at 16 - 3 = 13 kHz in the 24 kHz output.
+  it('keeps a 3 kHz tone and leaves no image at 13 kHz going from 16 to 24 kHz', () => {
+    const input = tone(3000, 16000, 0.5, 16000);
+    const resampler = backend.resampler(16000, 24000);
+    const out = middle(new Int16Array([...resampler.process(input), ...resampler.flush()]), 24000);
+    const gainDb = 20 * Math.log10(toneAmplitude(out, 24000, 3000) / 16000);
+    const imageDb = 20 * Math.log10(toneAmplitude(out, 24000, 13000) / 16000);
+    assert.ok(Math.abs(gainDb) < 0.2, `3 kHz changed by ${gainDb.toFixed(2)} dB`);
+    assert.ok(imageDb < -40, `image at ${imageDb.toFixed(1)} dB`);
+  });
+});
+
+describe('resampler: streaming', () => {
+  const speech = speechLike(ENGINE_RATE, 2, 0.8);
+  const whole = (to: number) => {
+    const resampler = backend.resampler(ENGINE_RATE, to);
+    return new Int16Array([...resampler.process(speech), ...resampler.flush()]);
+  };
+
+  for (const to of [8000, 16000, 24000]) {
+    it(`engine chunks and random chunks give the samples of one-shot conversion (${to} Hz)`, () => {
+      const reference = whole(to);
+      const resampler = backend.resampler(ENGINE_RATE, to);
+      const engineSized = inChunks(
+        speech,
+        () => ENGINE_CHUNK,
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      );
+      const random = randomSource(to);
+      const randomSized = inChunks(
+        speech,
+        () => 1 + Math.floor(random() * 3000),
+        (c) => resampler.process(c),
+        () => resampler.flush(),
+      );
+      assert.equal(engineSized.length, reference.length);
+      assert.equal(randomSized.length, reference.length);
+      // A click at a join would be a jump of hundreds or thousands; one unit allows rounding.
+      assert.ok(maxAbsDifference(engineSized, reference) <= 1);
+      assert.ok(maxAbsDifference(randomSized, reference) <= 1);
+    });
+  }
+
+  // Independent reference: the library's own one-shot API (src_simple, with libsamplerate's
+  // end-of-input flag set), converted to 16-bit the same way.
+  it('matches libsamplerate’s one-shot conversion', async () => {
+    const simple = await libsamplerate.create(1, ENGINE_RATE, 8000, {
+      converterType: libsamplerate.ConverterType.SRC_SINC_FASTEST,
+    });
+    const floats = Float32Array.from(speech, (s) => s / 32768);
+    const reference = Array.from(simple.simple(floats), (v) =>
+      Math.max(-32768, Math.min(32767, Math.round(v * 32768))),
+    );
+    const ours = whole(8000);
+    assert.ok(Math.abs(ours.length - reference.length) <= 1);
+    assert.ok(maxAbsDifference(ours, reference) <= 1);
+  });
+
+  it('clips a filter overshoot past full scale instead of wrapping around', () => {
+    // A full-scale square wave overshoots by about 9% after band-limiting (Gibbs phenomenon).
+    const square = Int16Array.from(tone(500, ENGINE_RATE, 0.2, 1000), (s) => (s >= 0 ? 32767 : -32768));
+    const resampler = backend.resampler(ENGINE_RATE, 24000);
+    const out = new Int16Array([...resampler.process(square), ...resampler.flush()]);
+    assert.equal(Math.max(...out), 32767);
+    assert.equal(Math.min(...out), -32768);
+    for (let i = 0; i < out.length; i++) {
+      // Away from the edges of the square, the output has the input's sign.
+      const at = Math.round((i * ENGINE_RATE) / 24000);
+      const around = square.subarray(Math.max(0, at - 4), at + 5);
+      if (around.every((s) => s > 0)) assert.ok((out[i] ?? 0) > 0, `sample ${i} wrapped to ${out[i]}`);
+      if (around.every((s) => s < 0)) assert.ok((out[i] ?? 0) < 0, `sample ${i} wrapped to ${out[i]}`);
+    }
+  });
+
+  it('starts each stream afresh after flush() or reset()', () => {
+    const resampler = backend.resampler(ENGINE_RATE, 8000);
+    const first = new Int16Array([...resampler.process(speech), ...resampler.flush()]);
+    resampler.process(tone(3000, ENGINE_RATE, 0.3)); // a cancelled stream, never flushed
+    resampler.reset();
+    const second = new Int16Array([...resampler.process(speech), ...resampler.flush()]);
+    assert.deepEqual(second, first);
+  });
+
+  it('lets resamplers of one backend take turns, and refuses to interleave them mid-stream', () => {
+    const to8k = backend.resampler(ENGINE_RATE, 8000);
+    const to16k = backend.resampler(ENGINE_RATE, 16000);
+    const reference8k = whole(8000);
+    to16k.process(speech.subarray(0, 1000));
+    to16k.flush();
+    assert.deepEqual(new Int16Array([...to8k.process(speech), ...to8k.flush()]), reference8k);
+
+    to8k.process(speech.subarray(0, ENGINE_CHUNK));
+    to16k.process(speech.subarray(0, ENGINE_CHUNK));
+    assert.throws(() => to8k.process(speech.subarray(ENGINE_CHUNK, 2 * ENGINE_CHUNK)), /state lost/);
+    to8k.reset();
+    assert.deepEqual(new Int16Array([...to8k.process(speech), ...to8k.flush()]), reference8k);
+  });
+});
+
+describe('resampler: same rate', () => {
+  it('passes samples through untouched and without a copy', async () => {
+    const resampler = await createResampler(ENGINE_RATE, ENGINE_RATE);
+    const samples = speechLike(ENGINE_RATE, 0.1);
+    assert.equal(resampler.process(samples), samples);
+    assert.equal(resampler.flush().length, 0);
+  });
+});
+
+describe('resampler: rates', () => {
+  it('rejects rates and ratios libsamplerate cannot take', () => {
+    for (const bad of [0, -8000, 22050.5, Number.NaN, 192001]) {
+      assert.throws(() => backend.resampler(bad, 8000), RangeError);
+      assert.throws(() => backend.resampler(ENGINE_RATE, bad), RangeError);
+    }
+    // libsamplerate converts between 1/256 and 256 times the input rate (its documentation).
+    assert.throws(() => backend.resampler(192000, 500), RangeError);
+    assert.throws(() => backend.resampler(100, 25700), RangeError);
+    assert.doesNotThrow(() => backend.resampler(192000, 750));
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EnginePool } from '../../src/speech/pool.ts';
+import type { OutputSpec } from '../../src/speech/pool-protocol.ts';
+import { findVoice, type Voice } from '../../src/speech/voices.ts';
+
+function voice(language: string, speakerId: number): Voice {
+  const found = findVoice(language, speakerId);
+  if (!found) throw new Error(`no voice ${language}/${speakerId}`);
+  return found;
+}
+
+const en = voice('en', 0);
+const fr = voice('fr', 1);
+const native: OutputSpec = { sampleRate: 22050, encoding: 'pcm_s16le' };
+const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
+const longText =
+  'This sentence is long on purpose, so that it takes the engine many chunks to speak it, and it goes on, ' +
+  'clause after clause, about the weather in Kigali, the hills, the lakes, and the busy markets of the city.';
+
+async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const bytes of stream) parts.push(bytes);
+  return Buffer.concat(parts);
+}
+
+describe('EnginePool', () => {
+  let pool: EnginePool;
+
+  before(async () => {
+    pool = await EnginePool.start({
+      size: 2,
+      warmUp: { samples: [{ input: 'Hello.', voice: en.engineVoice }], outputs: [native, mulaw] },
+    });
+  });
+  after(() => pool.close());
+
+  it('is ready once every worker has warmed up', () => {
+    assert.equal(pool.ready, true);
+    assert.equal(pool.size, 2);
+  });
+
+  it('gives each of many concurrent requests exactly the audio it gives alone', async () => {
+    const jobs = Array.from({ length: 16 }, (_, i) => ({
+      input:
+        i % 2
+          ? `Appointment number ${i} is confirmed for ${i + 1} o'clock.`
+          : `Le rendez-vous numéro ${i} est confirmé.`,
+      voice: i % 2 ? en.engineVoice : fr.engineVoice,
+      output: i % 3 ? native : mulaw,
+    }));
+    const alone: Buffer[] = [];
+    for (const job of jobs) alone.push(await collect(pool.synthesize(job)));
+    const together = await Promise.all(jobs.map((job) => collect(pool.synthesize(job))));
+    for (const [i, audio] of together.entries()) {
+      assert.ok(audio.byteLength > 4000, `job ${i} produced audio`);
+      assert.ok(audio.equals(alone[i] ?? Buffer.alloc(0)), `job ${i} is identical to its solo rendering`);
+    }
+    assert.ok(!together[0]?.equals(together[2] ?? Buffer.alloc(0)), 'different texts give different audio');
+  });
+
+  it('stops a cancelled job early and frees its worker for the next one', async () => {
+    const full = await collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native }));
+    const controller = new AbortController();
+    const stream = pool.synthesize({
+      input: longText,
+      voice: en.engineVoice,
+      output: native,
+      signal: controller.signal,
+    });
+    let received = 0;
+    await assert.rejects(async () => {
+      for await (const bytes of stream) {
+        received += bytes.byteLength;
+        controller.abort(new Error('caller hung up'));
+      }
+    }, /caller hung up/);
+    assert.ok(received < full.byteLength / 4, `cancelled after ${received} of ${full.byteLength} bytes`);
+    // Both workers are free again: two more jobs complete.
+    const [a, b] = await Promise.all([
+      collect(pool.synthesize({ input: 'Next caller.', voice: en.engineVoice, output: mulaw })),
+      collect(pool.synthesize({ input: 'Appel suivant.', voice: fr.engineVoice, output: mulaw })),
+    ]);
+    assert.ok(a.byteLength > 0 && b.byteLength > 0);
+    assert.equal(pool.queued, 0);
+  });
+
+  it('cancels a job that is still queued without running it', async () => {
+    const busy = [1, 2].map(() =>
+      collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native })),
+    );
+    const controller = new AbortController();
+    const queued = collect(
+      pool.synthesize({
+        input: 'Never spoken.',
+        voice: en.engineVoice,
+        output: native,
+        signal: controller.signal,
+      }),
+    );
+    assert.equal(pool.queued, 1);
+    controller.abort(new Error('gone'));
+    await assert.rejects(queued, /gone/);
+    assert.equal(pool.queued, 0);
+    await Promise.all(busy);
+  });
+
+  it('runs first clauses ahead of later ones waiting in the queue', async () => {
+    const busy = [1, 2].map(() =>
+      collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native })),
+    );
+    const finished: string[] = [];
+    const track = (name: string, priority: number) =>
+      collect(pool.synthesize({ input: `${name}.`, voice: en.engineVoice, output: native, priority })).then(
+        () => {
+          finished.push(name);
+        },
+      );
+    const later = [track('later one', 1), track('later two', 1)];
+    const first = track('first clause', 0);
+    await Promise.all([...busy, ...later, first]);
+    assert.equal(finished[0], 'first clause');
+  });
+
+  it('fails a job the engine rejects and keeps serving others', async () => {
+    const broken = { ...en.engineVoice, language: 'xx-nowhere' };
+    await assert.rejects(
+      collect(pool.synthesize({ input: 'Hello.', voice: broken, output: native })),
+      /rejected voice/,
+    );
+    const ok = await collect(pool.synthesize({ input: 'Hello.', voice: en.engineVoice, output: native }));
+    assert.ok(ok.byteLength > 0);
+    assert.equal(pool.ready, true);
+  });
+});

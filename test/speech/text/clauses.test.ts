@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { splitClauses } from '../../../src/speech/text/clauses.ts';
+
+const options = { firstMaxChars: 40, maxChars: 100 };
+
+describe('splitClauses', () => {
+  it('splits sentences and keeps their punctuation', () => {
+    assert.deepEqual(splitClauses('Hello there. How are you? Fine!', options), [
+      'Hello there.',
+      'How are you?',
+      'Fine!',
+    ]);
+  });
+
+  it('keeps the first chunk short by cutting at a comma', () => {
+    const chunks = splitClauses(
+      'Good morning, thank you for calling the Kigali clinic, how can I help you today?',
+      options,
+    );
+    assert.equal(chunks[0], 'Good morning,');
+    assert.ok(chunks.every((c) => c.length <= 100));
+    assert.equal(
+      chunks.join(' '),
+      'Good morning, thank you for calling the Kigali clinic, how can I help you today?',
+    );
+  });
+
+  it('cuts a long first clause between words, never inside one', () => {
+    const text = 'Thank you for calling the Kigali Heights medical reception desk today';
+    const chunks = splitClauses(text, options);
+    assert.ok((chunks[0]?.length ?? 0) <= 40);
+    assert.equal(chunks.join(' '), text);
+    for (const chunk of chunks) assert.ok(text.split(' ').includes(chunk.split(' ')[0] ?? ''));
+  });
+
+  it('packs short clauses of a long later sentence together up to the limit', () => {
+    const later =
+      'One, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen.';
+    const chunks = splitClauses(`Hello. ${later}`, options);
+    assert.equal(chunks[0], 'Hello.');
+    assert.ok(chunks.length <= 3, `packed into few chunks: ${JSON.stringify(chunks)}`);
+    assert.ok(chunks.slice(1).every((c) => c.length <= 100));
+    assert.equal(chunks.slice(1).join(' '), later);
+  });
+
+  it('treats line breaks as sentence ends and ignores empty or punctuation-only text', () => {
+    assert.deepEqual(splitClauses('Line one\nLine two', options), ['Line one', 'Line two']);
+    assert.deepEqual(splitClauses('  ... !! ', options), []);
+    assert.deepEqual(splitClauses('', options), []);
+  });
+
+  it('keeps a word longer than the limit whole', () => {
+    const word = 'a'.repeat(150);
+    assert.deepEqual(splitClauses(word, options), [word]);
+  });
+});

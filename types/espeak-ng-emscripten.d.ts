@@ -1,0 +1,44 @@
+// The package ships no typings: these cover the part of its API that Ijwi uses.
+declare module '@echogarden/espeak-ng-emscripten' {
+  export interface ESpeakEvent {
+    readonly type:
+      | 'word'
+      | 'sentence'
+      | 'mark'
+      | 'play'
+      | 'end'
+      | 'msg_terminated'
+      | 'phoneme'
+      | 'samplerate';
+    readonly text_position: number;
+    readonly word_length: number;
+    readonly audio_position: number;
+    readonly id: string | number | undefined;
+  }
+
+  export interface ESpeakNGWorker {
+    readonly samplerate: number;
+    /** Returns 0 on success. Accepts variants such as `en-us+f3`. */
+    set_voice(name: string): number;
+    /** Words per minute, 80..450; espeak-ng's default is 175. */
+    set_rate(wordsPerMinute: number): void;
+    /** Base pitch, 0..100 (default 50). */
+    set_pitch(pitch: number): void;
+    /** Pitch range, 0..100 (default 50). */
+    set_range(range: number): void;
+    set_volume(volume: number): void;
+    /** Blocks until done; the callback returning true aborts synthesis. */
+    synthesize(text: string, onChunk: (samples: Int16Array, events: ESpeakEvent[]) => boolean): void;
+    synthesize_ipa(text: string): { code: number; ipa: string };
+    list_voices(): { name: string; identifier: string; languages: { priority: number; name: string }[] }[];
+  }
+
+  export interface ESpeakNGModule {
+    eSpeakNGWorker: new () => ESpeakNGWorker;
+    /** Emscripten's in-memory file system holding espeak-ng-data. */
+    FS: { writeFile(path: string, data: string): void };
+  }
+
+  const loadModule: () => Promise<ESpeakNGModule>;
+  export default loadModule;
+}
