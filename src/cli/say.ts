@@ -22,6 +22,9 @@ const usage = `usage: npm run say -- [options] "text to speak"
 
 class UsageError extends Error {}
 
+// A one-off command gains nothing from warming the engine first.
+const noWarmUp = { samples: [], outputs: [] };
+
 function parseCommandLine(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -68,7 +71,7 @@ async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice)
     for (const clause of splitClauses(normalized)) process.stdout.write(`${ipa(clause)}\n`);
     return;
   }
-  const pool = await EnginePool.start({ size: 1, warmUpVoices: [] });
+  const pool = await EnginePool.start({ size: 1, warmUp: noWarmUp });
   try {
     for (const clause of splitClauses(normalized)) {
       process.stdout.write(`${await pool.phonemes(frontEnd.engineInput(clause), voice.engineVoice)}\n`);
@@ -86,7 +89,7 @@ async function speak(
   raw: boolean,
 ) {
   const target: AudioTarget = format ? { kind: 'stream', format } : { kind: 'native' };
-  const pool = await EnginePool.start({ size: 1, warmUpVoices: [voice.engineVoice] });
+  const pool = await EnginePool.start({ size: 1, warmUp: noWarmUp });
   try {
     const parts: Uint8Array[] = [];
     let summary = '';

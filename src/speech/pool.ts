@@ -88,7 +88,7 @@ export class EnginePool {
   }
 
   /** Streams the encoded audio of one clause. */
-  synthesize(job: SynthesisJob): AsyncIterableIterator<Uint8Array> {
+  synthesize(job: SynthesisJob): JobStream<Uint8Array> {
     const id = this.#nextId++;
     return this.#enqueue(
       { type: 'synthesize', jobId: id, input: job.input, voice: job.voice, output: job.output },

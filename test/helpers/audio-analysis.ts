@@ -55,11 +55,3 @@ export function medianPitch(samples: Int16Array, sampleRate: number): number {
   pitches.sort((a, b) => a - b);
   return pitches[Math.floor(pitches.length / 2)] ?? 0;
 }
-
-/** Little-endian 16-bit PCM bytes as samples (copying, so any alignment works). */
-export function pcmFromBytes(bytes: Uint8Array): Int16Array {
-  const samples = new Int16Array(Math.floor(bytes.byteLength / 2));
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * 2, true);
-  return samples;
-}

@@ -1,0 +1,361 @@
+/**
+ * The shared text normaliser: finds numbers, money, phone numbers, clock times, dates,
+ * percentages, acronyms and abbreviations, and asks a language's `Verbalizer` how to read them.
+ * Passes run in order of precedence (language rules, money, phone, time, date, percent, number,
+ * acronym, abbreviation); each pass replaces what it finds with words, so a later pass never
+ * sees digits an earlier one already read. Everything else, punctuation included, is left as
+ * written because the clause splitter downstream needs it.
+ *
+ * Choices that trade a rare misreading for a common right one: plain spaces group thousands in
+ * every language (`5 000 Frw` is usual in Rwanda), so `rooms 101 102` reads as one number;
+ * `14h` and `9h30` are times in every language, so an English `2h` (two hours) is misread;
+ * upper-case words of four letters or more that look pronounceable are left to the engine as
+ * words (see `readsAsWord`).
+ */
+import type { CurrencyCode, NormalizationRule, Verbalizer } from './verbalizer.ts';
+
+/** A number as written, split into what the verbalizer methods take. */
+export interface WrittenNumber {
+  /** Negative numbers carry their sign here; `-0.5` gives `-0`, so test with `Object.is`. */
+  readonly integer: number;
+  readonly fractionDigits: string;
+}
+
+/**
+ * Whether a number the normaliser passed is negative, `-0` included: `-0.5` reaches a
+ * verbalizer as `decimal(-0, "5")`, and `-0 < 0` is false.
+ */
+export function isNegative(n: number): boolean {
+  return n < 0 || Object.is(n, -0);
+}
+
+/**
+ * A `Verbalizer.letter` from the names of the letters A to Z, separated by `|` (a name may hold
+ * a space: "double you"); a character outside A-Z is returned as it is.
+ */
+export function letterNames(names: string): (upperCaseLetter: string) => string {
+  const list = names.split('|');
+  return (letter) => list[letter.charCodeAt(0) - 65] ?? letter;
+}
+
+/** A calendar date found in text. */
+export interface WrittenDate {
+  readonly day: number;
+  readonly month: number;
+  readonly year: number;
+}
+
+// Spaces allowed between digit groups: SI style (space, no-break, narrow no-break, thin).
+const GROUP_SPACE = '[ \\u00A0\\u202F\\u2009]';
+const NUMBER = `\\d{1,3}(?:(?:,\\d{3})+|(?:\\.\\d{3})+|(?:${GROUP_SPACE}\\d{3})+)(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?`;
+// Not inside a longer number on either side (`1.2.3` is left alone, not read as `1.2` and `.3`).
+const NUMBER_START = '(?<!\\p{N})(?<!\\p{N}[.,])';
+const NUMBER_END = '(?![.,]?\\p{N})';
+// A minus sign only where it cannot be a hyphen or a range dash (`COVID-19`, `2020-2021`).
+const SIGN = '(?:(?<![\\p{L}\\p{N}.,\\-\\u2212])([-\\u2212]))?';
+const CURRENCY = 'US\\$|RWF|RWf|Frw|FRW|frw|USD|EUR|\\$|€';
+const CURRENCY_CODES: Readonly<Record<string, CurrencyCode>> = {
+  RWF: 'RWF',
+  RWf: 'RWF',
+  Frw: 'RWF',
+  FRW: 'RWF',
+  frw: 'RWF',
+  USD: 'USD',
+  US$: 'USD',
+  $: 'USD',
+  EUR: 'EUR',
+  '€': 'EUR',
+};
+
+/**
+ * The numeric date shapes the normaliser reads, as a regular-expression source with no
+ * capturing groups, so a language rule can embed it (e.g. French `du 12/05/2026`) and read
+ * the match with `parseNumericDate`.
+ */
+export const NUMERIC_DATE_SOURCE =
+  '\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}/\\d{1,2}/\\d{4}|\\d{1,2}-\\d{1,2}-\\d{4}|\\d{1,2}\\.\\d{1,2}\\.\\d{4}';
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Reads a numeric date: ISO 8601 `2026-05-12`, otherwise day first (`12/05/2026`,
+ * `12-05-2026`, `12.05.2026`) as written in Rwanda. Returns undefined for an impossible date
+ * (month 13, 31 April, 29 February of a common year), which is then left to other passes.
+ */
+export function parseNumericDate(text: string): WrittenDate | undefined {
+  const parts = text.split(/[-/.]/).map(Number);
+  if (parts.length !== 3) return undefined;
+  const [a = 0, b = 0, c = 0] = parts;
+  const iso = /^\d{4}-/.test(text);
+  const date = iso ? { day: c, month: b, year: a } : { day: a, month: b, year: c };
+  const leap = date.year % 4 === 0 && (date.year % 100 !== 0 || date.year % 400 === 0);
+  const max = date.month === 2 && !leap ? 28 : (DAYS_IN_MONTH[date.month - 1] ?? 0);
+  return date.day >= 1 && date.day <= max ? date : undefined;
+}
+
+/**
+ * Reads a number as written, deciding which of `,` and `.` groups thousands. With both present
+ * the last one is the decimal mark; a mark written twice or more groups thousands; a lone mark
+ * is the language's decimal separator if it is that one, else a thousands separator when exactly
+ * three digits follow (`1,000` in English, `1.000` in French), else a decimal mark after all
+ * (`1,5` in English text is one and a half). `noMinorUnit` (Rwandan francs, ISO 4217 exponent 0)
+ * makes a lone mark before three digits always group thousands (`Frw 5.000`).
+ */
+export function parseWrittenNumber(
+  written: string,
+  decimalSeparator: '.' | ',',
+  noMinorUnit = false,
+): WrittenNumber | undefined {
+  const digits = written.replace(/[ \u00A0\u202F\u2009]/g, '');
+  const lastComma = digits.lastIndexOf(',');
+  const lastDot = digits.lastIndexOf('.');
+  let decimalMark: string | undefined;
+  if (lastComma >= 0 && lastDot >= 0) {
+    decimalMark = lastComma > lastDot ? ',' : '.';
+  } else if (lastComma >= 0 || lastDot >= 0) {
+    const mark = lastComma >= 0 ? ',' : '.';
+    const single = digits.indexOf(mark) === digits.lastIndexOf(mark);
+    const threeAfter = /^\d{3}$/.test(digits.slice(digits.lastIndexOf(mark) + 1));
+    if (single && !(threeAfter && (noMinorUnit || mark !== decimalSeparator))) decimalMark = mark;
+  }
+  const cut = decimalMark === undefined ? digits.length : digits.lastIndexOf(decimalMark);
+  const integerDigits = digits.slice(0, cut).replace(/[.,]/g, '');
+  const fractionDigits = digits.slice(cut + 1);
+  if (!/^\d+$/.test(integerDigits) || !/^\d*$/.test(fractionDigits)) return undefined;
+  return { integer: Number(integerDigits), fractionDigits };
+}
+
+type Replacer = (match: RegExpExecArray) => string | undefined;
+
+interface Pass {
+  readonly pattern: RegExp;
+  readonly replace: Replacer;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Replaces every match; a replacer that throws or returns undefined keeps the text as written. */
+function runPass(text: string, { pattern, replace }: Pass): string {
+  pattern.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    if (m[0] === '') pattern.lastIndex++;
+    let words: string | undefined;
+    try {
+      words = replace(m);
+    } catch {
+      words = undefined;
+    }
+    if (words === undefined) continue;
+    const end = m.index + m[0].length;
+    // Keep words apart from letters or digits the match touched (`5km` -> `five km`).
+    const before = m.index > 0 && WORD_CHAR.test(text.charAt(m.index - 1)) && words !== '' ? ' ' : '';
+    const after = end < text.length && WORD_CHAR.test(text.charAt(end)) && words !== '' ? ' ' : '';
+    out += text.slice(last, m.index) + before + words + after;
+    last = end;
+  }
+  return out + text.slice(last);
+}
+
+const ROMAN_NUMERAL = /^[IVX]+$/;
+const VOWEL = /[AEIOUY]/;
+const ONSETS = new Set(['BL', 'BR', 'CH', 'CL', 'CR', 'DR', 'FL', 'FR', 'GL', 'GR', 'KR', 'PH', 'PL', 'PR']);
+const MORE_ONSETS = ['SC', 'SH', 'SK', 'SL', 'SM', 'SN', 'SP', 'ST', 'SW', 'TH', 'TR', 'WH'];
+for (const onset of MORE_ONSETS) ONSETS.add(onset);
+
+/**
+ * Whether an upper-case token of four letters or more reads as a word (NASA, UNESCO, COVID,
+ * RURA) rather than letter by letter (UNHCR, FDLR): it has a vowel, never three consonants in a
+ * row, and starts with a vowel, one consonant or a usual two-consonant onset. Two- and
+ * three-letter tokens are always spelled (USA, BBC, MTN); a language lists exceptions (French
+ * ONU) in its abbreviations, which the acronym pass leaves alone.
+ */
+export function readsAsWord(token: string): boolean {
+  if (token.length < 4 || !VOWEL.test(token)) return false;
+  if (/[^AEIOUY]{3}/.test(token)) return false;
+  const start = /^[^AEIOUY]{2}/.exec(token);
+  return start === null || ONSETS.has(start[0]);
+}
+
+/**
+ * A language rule for a unit after the number one, which takes the singular ("1 km" -> "one
+ * kilometre"); other amounts get the plural from the language's abbreviations after the number
+ * pass ("5 km" -> "five kilometres"). `readings` maps each unit symbol to the words for one of it
+ * (French `min` -> "une minute": the number agrees with the unit's gender).
+ */
+export function singularUnitRule(readings: Readonly<Record<string, string>>): NormalizationRule {
+  const units = Object.keys(readings)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp);
+  return {
+    name: 'unit-singular',
+    pattern: new RegExp(`(?<![\\p{N}.,\\-\\u2212])1[ \\u00A0]?(${units.join('|')})(?![\\p{L}\\p{N}])`, 'gu'),
+    replace: (m) => readings[m[1] ?? ''] ?? m[0],
+  };
+}
+
+/**
+ * A language rule for a range written with a hyphen or an en dash between two numbers
+ * (`2020-2021`, `10–15`), which would otherwise run together as spoken words: the dash becomes
+ * the language's word for "to". `year` reads both ends when both look like years (1100-2099),
+ * for a language that says years differently from other numbers; other ends are left as digits
+ * for the number pass.
+ */
+export function numberRangeRule(to: string, year?: (n: number) => string): NormalizationRule {
+  const isYear = (digits: string) => digits.length === 4 && Number(digits) >= 1100 && Number(digits) < 2100;
+  return {
+    name: 'number-range',
+    pattern: /(?<![\p{L}\p{N}]|\p{N}[.,/\-–])(\d{1,4})[-–](\d{1,4})(?!\p{N}|[.,/\-–]\p{N})/gu,
+    replace: (m) => {
+      const [from = '', until = ''] = [m[1], m[2]];
+      if (year && isYear(from) && isYear(until)) return `${year(Number(from))} ${to} ${year(Number(until))}`;
+      return `${from} ${to} ${until}`;
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function withGlobalFlag(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+}
+
+/** Rwandan numbers in the groups a person reads aloud: 07xx xxx xxx or +250 7xx xxx xxx. */
+function phoneGroups(digits: string, international: boolean): string[] {
+  const nsn = digits.slice(-9);
+  const national = [nsn.slice(0, 3), nsn.slice(3, 6), nsn.slice(6)];
+  return international ? ['+250', ...national] : [`0${national[0]}`, national[1] ?? '', national[2] ?? ''];
+}
+
+/**
+ * Builds the normaliser of one language: a function from raw text to text with numbers, money,
+ * phone numbers, times, dates, percentages, acronyms and abbreviations spelled out in that
+ * language's words. Patterns are compiled once here; the returned function never throws (a
+ * reading that fails leaves the text as written), keeps punctuation, and collapses whitespace
+ * to single spaces, a run holding a line break becoming one line break (a sentence boundary for
+ * the clause splitter).
+ */
+export function createNormalizer(verbalizer: Verbalizer): (text: string) => string {
+  const v = verbalizer;
+  const sep = v.decimalSeparator;
+  const signed = (sign: string | undefined, n: number) => (sign ? -n : n);
+  const digitByDigit = (digits: string) => Array.from(digits, (d) => v.cardinal(Number(d))).join(' ');
+  const ruleToPass = (rule: NormalizationRule): Pass => ({
+    pattern: withGlobalFlag(rule.pattern),
+    replace: (m) => rule.replace(m),
+  });
+
+  const readNumber = (written: string, sign: string | undefined): string | undefined => {
+    // A leading zero marks a code or an identifier (`007`), read digit by digit.
+    if (/^0\d+$/.test(written)) return digitByDigit(written);
+    const n = parseWrittenNumber(written, sep);
+    if (n === undefined) return undefined;
+    // From a trillion up, a digit string is an identifier, not a quantity anyone says aloud.
+    if (n.integer > 999_999_999_999) return digitByDigit(written.replace(/\D/g, ''));
+    const integer = signed(sign, n.integer);
+    return n.fractionDigits === '' ? v.cardinal(integer) : v.decimal(integer, n.fractionDigits);
+  };
+
+  const abbreviationKeys = Object.keys(v.abbreviations).sort((a, b) => b.length - a.length);
+  const abbreviationAlternatives = abbreviationKeys.map(
+    (key) => `${escapeRegExp(key)}${WORD_CHAR.test(key.slice(-1)) ? '(?![\\p{L}\\p{N}])' : ''}`,
+  );
+
+  const spell = (token: string) =>
+    token.length > 6 || token in v.abbreviations || ROMAN_NUMERAL.test(token) || readsAsWord(token)
+      ? token
+      : Array.from(token, (letter) => v.letter(letter)).join(' ');
+  const acronyms: Pass = {
+    // A run of upper-case words is matched whole: three or more words of two letters or more is
+    // shouted text (CALL NOW TO BOOK), left for the engine to read as words.
+    pattern: /(?<![\p{L}\p{N}])[A-Z]+(?: [A-Z]+)*(?![\p{L}\p{N}])/gu,
+    replace: (m) => {
+      const tokens = m[0].split(' ');
+      if (tokens.filter((t) => t.length >= 2).length >= 3) return undefined;
+      return tokens.map((t) => (t.length < 2 ? t : spell(t))).join(' ');
+    },
+  };
+
+  const passes: Pass[] = [
+    ...v.rules.map(ruleToPass),
+    {
+      pattern: new RegExp(
+        `(?<![\\p{L}\\p{N}])(${CURRENCY})[ \\u00A0]?(${NUMBER})${NUMBER_END}|${NUMBER_START}(${NUMBER})[ \\u00A0]?(${CURRENCY})(?![\\p{L}\\p{N}])`,
+        'gu',
+      ),
+      replace: (m) => {
+        const currency = CURRENCY_CODES[m[1] ?? m[4] ?? ''];
+        if (currency === undefined) return undefined;
+        const n = parseWrittenNumber(m[2] ?? m[3] ?? '', sep, currency === 'RWF');
+        return n && v.money(n.integer, n.fractionDigits, currency);
+      },
+    },
+    {
+      pattern:
+        /(?<![\p{L}\p{N}+])(?:(\+|00|\(\+)?250\)?[ \u00A0-]?|0)(?:7[ .-]?[2389]|2[ .-]?5)(?:[ \u00A0.-]?\d){7}(?!\p{N})/gu,
+      replace: (m) =>
+        v.phone(phoneGroups(m[0].replace(/\D/g, ''), !m[0].startsWith('0') || m[0].startsWith('00'))),
+    },
+    {
+      pattern:
+        /(?<![\p{N}.,:])([01]?\d|2[0-3])(?::([0-5]\d)(?!:?\p{N})|[ \u00A0]?h(?:[ \u00A0]?([0-5]\d))?(?![\p{L}\p{N}]))(?:[ \u00A0]?([ap])\.?m\.?(?![\p{L}]))?|(?<![\p{N}.,:])(1[0-2]|0?[1-9])[ \u00A0]?([ap])\.?m\.?(?![\p{L}\p{N}])/giu,
+      replace: (m) => {
+        const meridiem = (m[4] ?? m[6])?.toLowerCase();
+        let hours = Number(m[1] ?? m[5]);
+        if (meridiem !== undefined && (hours < 1 || hours > 12)) return undefined;
+        if (meridiem === 'p' && hours < 12) hours += 12;
+        if (meridiem === 'a' && hours === 12) hours = 0;
+        return v.time(hours, Number(m[2] ?? m[3] ?? 0));
+      },
+    },
+    {
+      pattern: new RegExp(`(?<![\\p{N}.,/-])(?:${NUMERIC_DATE_SOURCE})(?![.,/-]?\\p{N})`, 'gu'),
+      replace: (m) => {
+        const date = parseNumericDate(m[0]);
+        return date && v.date(date.day, date.month, date.year);
+      },
+    },
+    {
+      pattern: new RegExp(`${SIGN}${NUMBER_START}(${NUMBER})[ \\u00A0\\u202F]?%`, 'gu'),
+      replace: (m) => {
+        const n = parseWrittenNumber(m[2] ?? '', sep);
+        return n && v.percent(signed(m[1], n.integer), n.fractionDigits);
+      },
+    },
+    {
+      pattern: new RegExp(`${SIGN}${NUMBER_START}(${NUMBER})${NUMBER_END}`, 'gu'),
+      replace: (m) => readNumber(m[2] ?? '', m[1]),
+    },
+    acronyms,
+  ];
+  if (abbreviationAlternatives.length > 0) {
+    passes.push({
+      pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${abbreviationAlternatives.join('|')})`, 'gu'),
+      // A dot that also ended the text or a line is kept as the sentence's full stop.
+      replace: (m) => {
+        const words = v.abbreviations[m[0]];
+        const rest = m.input.slice(m.index + m[0].length);
+        return words !== undefined && m[0].endsWith('.') && /^\s*(?:\n|$)/.test(rest) ? `${words}.` : words;
+      },
+    });
+  }
+
+  return (text: string): string => {
+    try {
+      let out = String(text);
+      for (const pass of passes) {
+        out = runPass(out, pass);
+      }
+      return collapseWhitespace(out);
+    } catch {
+      return collapseWhitespace(String(text));
+    }
+  };
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, (run) => (run.includes('\n') ? '\n' : ' ')).trim();
+}

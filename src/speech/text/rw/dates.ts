@@ -1,0 +1,54 @@
+import { cardinal, link, ordinal } from './numbers.ts';
+
+/** Month names as the Rwandan administration and press write them (CLDR rw; Harvard ELIAS unit 3). */
+export const MONTHS = [
+  'mutarama',
+  'gashyantare',
+  'werurwe',
+  'mata',
+  'gicurasi',
+  'kamena',
+  'nyakanga',
+  'kanama',
+  'nzeri',
+  'ukwakira',
+  'ugushyingo',
+  'ukuboza',
+] as const;
+
+// Older CLDR data and older texts spell two months differently; both are read with today's name.
+const MONTH_VARIANTS: Readonly<Record<string, number>> = { nzeli: 9, gicuransi: 5 };
+
+/** The month number (1-12) of a Kinyarwanda month name in any letter case, or undefined. */
+export function monthNumber(name: string): number | undefined {
+  const lower = name.toLowerCase();
+  const index = MONTHS.indexOf(lower as (typeof MONTHS)[number]);
+  return index >= 0 ? index + 1 : MONTH_VARIANTS[lower];
+}
+
+/**
+ * The day of the month after "tariki ya": 1 is "mbere", 2-10 the ordinal forms (kabiri... cumi), and
+ * from 11 on the cardinal agreeing with itariki (class 9/10): 12 "cumi n'ebyiri", 21 "makumyabiri n'imwe".
+ */
+export function dayOfMonth(day: number): string {
+  return ordinal(day, 'class10');
+}
+
+/**
+ * A year as "umwaka w'..." with the number in counting form: 2026 gives
+ * "umwaka w'ibihumbi bibiri na makumyabiri na gatandatu".
+ */
+export function yearPhrase(year: number): string {
+  return `umwaka ${link('wa', cardinal(year))}`;
+}
+
+/**
+ * A calendar date read the way Rwandan media say "tariki 12 Gicurasi 2026": "tariki ya cumi n'ebyiri
+ * gicurasi umwaka w'ibihumbi bibiri na makumyabiri na gatandatu". `lead` is the word that introduces
+ * the day ("tariki", or "itariki" when the text wrote it so). An impossible month is read as a number.
+ */
+export function dateWords(day: number, month: number, year: number | undefined, lead = 'tariki'): string {
+  const monthName = MONTHS[month - 1] ?? `ukwezi ${link('kwa', ordinal(month))}`;
+  const base = `${lead} ya ${dayOfMonth(day)} ${monthName}`;
+  return year === undefined ? base : `${base} ${yearPhrase(year)}`;
+}

@@ -1,0 +1,28 @@
+import type { Verbalizer } from '../verbalizer.ts';
+import { decimalWords, moneyWords, percentWords, phoneWords } from './amounts.ts';
+import { dateWords } from './dates.ts';
+import { ABBREVIATIONS, letterName } from './letters.ts';
+import { cardinal, ordinal } from './numbers.ts';
+import { KINYARWANDA_RULES } from './rules.ts';
+import { timeWords } from './time.ts';
+
+/**
+ * How Kinyarwanda reads what the shared normaliser finds. Output is lower-case Kinyarwanda words with
+ * apostrophes for elision (n'ijana), ready for the grapheme-to-phoneme step. Sources and choices are
+ * listed at the top of numbers.ts.
+ */
+export const kinyarwandaVerbalizer: Verbalizer = {
+  language: 'rw',
+  decimalSeparator: ',',
+  cardinal: (n) => cardinal(n),
+  decimal: decimalWords,
+  percent: percentWords,
+  money: moneyWords,
+  phone: phoneWords,
+  time: timeWords,
+  date: (day, month, year) => dateWords(day, month, year),
+  ordinal: (n) => ordinal(n),
+  letter: letterName,
+  abbreviations: ABBREVIATIONS,
+  rules: KINYARWANDA_RULES,
+};

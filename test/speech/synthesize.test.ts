@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type StreamFormat, streamFormats } from '../../src/speech/audio/formats.ts';
+import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
+import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
+import { EnginePool } from '../../src/speech/pool.ts';
+import { type AudioTarget, type SynthesisEvent, synthesize } from '../../src/speech/synthesize.ts';
+import { findVoice, type Voice, voices, voicesOf } from '../../src/speech/voices.ts';
+import { warmUpPlan } from '../../src/speech/warm-up.ts';
+import { medianPitch, rms, voicedShare } from '../helpers/audio-analysis.ts';
+
+// One sentence per language, of the kind a receptionist says (about 40-60 characters).
+const sentences = {
+  rw: 'Muraho neza, murakaza neza kuri Ijwi. Nabafasha iki?',
+  en: 'Good morning, thank you for calling. How can I help?',
+  fr: 'Bonjour, merci de votre appel. Comment puis-je aider ?',
+} as const;
+
+interface Rendered {
+  readonly audio: Buffer;
+  readonly end: Extract<SynthesisEvent, { type: 'end' }>;
+  readonly chunks: readonly Uint8Array[];
+}
+
+function samplesOf(audio: Uint8Array, format?: StreamFormat): Int16Array {
+  if (format?.encoding === 'mulaw') return decodeMulaw(audio);
+  if (format?.encoding === 'alaw') return decodeAlaw(audio);
+  return littleEndianBytesToInt16(audio);
+}
+
+describe('synthesize', () => {
+  let pool: EnginePool;
+  const render = async (
+    text: string,
+    voice: Voice,
+    target: AudioTarget = { kind: 'native' },
+  ): Promise<Rendered> => {
+    const chunks: Uint8Array[] = [];
+    let end: Rendered['end'] | undefined;
+    for await (const event of synthesize(pool, { text, voice, target })) {
+      if (event.type === 'audio') chunks.push(event.bytes);
+      else end = event;
+    }
+    assert.ok(end, 'the pipeline ends with a summary');
+    return { audio: Buffer.concat(chunks), end, chunks };
+  };
+
+  before(async () => {
+    pool = await EnginePool.start({ size: 2, warmUp: warmUpPlan(voices) });
+  });
+  after(() => pool.close());
+
+  it('has the voices of the contract: rw 0-2, en 0-4, fr 0-2, each named and grouped', () => {
+    assert.deepEqual(
+      voices.map((v) => `${v.language}${v.speakerId}`),
+      ['rw0', 'rw1', 'rw2', 'en0', 'en1', 'en2', 'en3', 'en4', 'fr0', 'fr1', 'fr2'],
+    );
+    assert.deepEqual(
+      voicesOf('en').map((v) => v.group),
+      ['us-english', 'us-english', 'us-english', 'african-english', 'african-english'],
+    );
+    assert.equal(new Set(voices.map((v) => v.name)).size, voices.length);
+    assert.equal(findVoice('rw', 3), undefined);
+  });
+
+  for (const voice of voices) {
+    it(`${voice.language} speaker ${voice.speakerId} (${voice.name}) speaks a sentence of its language`, async () => {
+      const text = sentences[voice.language];
+      const { audio, end } = await render(text, voice);
+      const samples = samplesOf(audio);
+      const seconds = samples.length / voice.sampleRate;
+      assert.equal(end.sampleRate, 22050);
+      assert.equal(audio.byteLength % 882, 0, 'whole 20 ms frames at 22050 Hz');
+      assert.ok(Math.abs(end.seconds - seconds) < 1e-9, 'summary duration matches the audio');
+      // About 10-20 characters per second is normal speech; allow a wide band around it.
+      assert.ok(
+        seconds > text.length / 30 && seconds < text.length / 6,
+        `${seconds.toFixed(2)} s for ${text.length} characters`,
+      );
+      assert.ok(voicedShare(samples, voice.sampleRate) > 0.4, 'mostly speech, not silence');
+      assert.ok(rms(samples) > 1000, 'audible');
+    });
+  }
+
+  for (const language of ['rw', 'en', 'fr'] as const) {
+    it(`gives every ${language} voice a measurably different pitch or pace`, async () => {
+      const measured = [];
+      for (const voice of voicesOf(language)) {
+        const { audio } = await render(sentences[language], voice);
+        const samples = samplesOf(audio);
+        measured.push({
+          voice,
+          pitch: medianPitch(samples, voice.sampleRate),
+          seconds: samples.length / voice.sampleRate,
+        });
+      }
+      for (const [i, a] of measured.entries()) {
+        for (const b of measured.slice(i + 1)) {
+          const pitchRatio = Math.max(a.pitch, b.pitch) / Math.min(a.pitch, b.pitch);
+          const paceRatio = Math.max(a.seconds, b.seconds) / Math.min(a.seconds, b.seconds);
+          assert.ok(
+            pitchRatio > 1.1 || paceRatio > 1.06,
+            `${a.voice.name} (${a.pitch.toFixed(0)} Hz, ${a.seconds.toFixed(2)} s) vs ${b.voice.name} (${b.pitch.toFixed(0)} Hz, ${b.seconds.toFixed(2)} s)`,
+          );
+        }
+      }
+      const male = measured.filter((m) => m.voice.gender === 'male').map((m) => m.pitch);
+      const female = measured.filter((m) => m.voice.gender === 'female').map((m) => m.pitch);
+      assert.ok(Math.max(...male) < Math.min(...female), 'male voices are lower than female ones');
+    });
+  }
+
+  it('reads English with an African accent in the African English voices', async () => {
+    // Two features that set West and East African Englishes apart from US English: no r
+    // before a consonant (non-rhotic) and "th" said as a stop (Schmied, "English in Africa", 1991).
+    const text = 'The park is there.';
+    const us = await pool.phonemes(text, (findVoice('en', 0) as Voice).engineVoice);
+    for (const speakerId of [3, 4]) {
+      const african = await pool.phonemes(text, (findVoice('en', speakerId) as Voice).engineVoice);
+      assert.match(us, /ɹk/);
+      assert.match(us, /ð/);
+      assert.doesNotMatch(african, /ɹk/);
+      assert.doesNotMatch(african, /ð/);
+    }
+  });
+
+  for (const format of Object.values(streamFormats)) {
+    it(`streams ${format.name}: whole 20 ms frames at ${format.sampleRate} Hz, as long as the WAV audio`, async () => {
+      const voice = findVoice('en', 1) as Voice;
+      const text = 'Your appointment is confirmed for Tuesday at ten thirty.';
+      const native = await render(text, voice);
+      const streamed = await render(text, voice, { kind: 'stream', format });
+      for (const chunk of streamed.chunks) assert.equal(chunk.byteLength % format.bytesPerFrame, 0);
+      assert.equal(streamed.end.sampleRate, format.sampleRate);
+      assert.ok(
+        Math.abs(streamed.end.seconds - native.end.seconds) < 0.03,
+        `${streamed.end.seconds} vs ${native.end.seconds}`,
+      );
+      const samples = samplesOf(streamed.audio, format);
+      assert.ok(voicedShare(samples, format.sampleRate) > 0.4);
+    });
+  }
+
+  it('stops when the signal aborts and throws its reason', async () => {
+    const controller = new AbortController();
+    const voice = findVoice('fr', 0) as Voice;
+    const text = 'Première phrase. Deuxième phrase, un peu plus longue. Troisième phrase. Quatrième phrase.';
+    let chunks = 0;
+    await assert.rejects(async () => {
+      for await (const event of synthesize(pool, {
+        text,
+        voice,
+        target: { kind: 'native' },
+        signal: controller.signal,
+      })) {
+        if (event.type === 'audio') chunks++;
+        controller.abort(new Error('client left'));
+      }
+    }, /client left/);
+    assert.equal(chunks, 1);
+    assert.equal(pool.queued, 0);
+  });
+
+  it('gives no audio and zero seconds for text with nothing to say', async () => {
+    const { audio, end } = await render(' ... ', findVoice('en', 0) as Voice);
+    assert.equal(audio.byteLength, 0);
+    assert.equal(end.seconds, 0);
+  });
+});

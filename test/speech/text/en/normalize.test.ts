@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { englishVerbalizer } from '../../../../src/speech/text/en/verbalizer.ts';
+import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
+
+const normalize = createNormalizer(englishVerbalizer);
+
+function check(cases: readonly (readonly [string, string])[]) {
+  for (const [text, expected] of cases) {
+    it(`${JSON.stringify(text)} -> ${expected}`, () => assert.equal(normalize(text), expected));
+  }
+}
+
+describe('English normalisation', () => {
+  describe('cardinal numbers', () => {
+    // Chicago Manual of Style, 17th ed., 9.6 (hyphens in twenty-one...), and Wikipedia,
+    // "English numerals" (American usage leaves "and" out of "one hundred one").
+    check([
+      ['0', 'zero'],
+      ['13', 'thirteen'],
+      ['21', 'twenty-one'],
+      ['101', 'one hundred one'],
+      ['1195', 'one thousand one hundred ninety-five'],
+      ['1,000,000', 'one million'],
+      ['1 000 000', 'one million'],
+      ['2,500,000,000', 'two billion five hundred million'],
+      ['-42', 'minus forty-two'],
+    ]);
+  });
+
+  describe('decimals and percentages', () => {
+    // Wikipedia, "Decimal separator" (digits after the point read one by one); Chicago Manual
+    // of Style 9.18 ("percent" spelled as a word).
+    check([
+      ['3.5', 'three point five'],
+      ['0.05', 'zero point zero five'],
+      ['-0.5', 'minus zero point five'],
+      ['15%', 'fifteen percent'],
+      ['12.5%', 'twelve point five percent'],
+    ]);
+  });
+
+  describe('money', () => {
+    // Wikipedia, "Rwandan franc" (ISO 4217 RWF, written Frw or RWF in Rwanda); Chicago Manual
+    // of Style 9.20-9.22 (dollars and cents).
+    check([
+      ['5,000 Frw', 'five thousand Rwandan francs'],
+      ['Frw 5.000', 'five thousand Rwandan francs'],
+      ['RWF 12,500', 'twelve thousand five hundred Rwandan francs'],
+      ['1 Frw', 'one Rwandan franc'],
+      ['$12.50', 'twelve dollars and fifty cents'],
+      ['12.50 USD', 'twelve dollars and fifty cents'],
+      ['$1', 'one dollar'],
+      ['$0.99', 'ninety-nine cents'],
+      ['€20', 'twenty euros'],
+    ]);
+  });
+
+  describe('phone numbers', () => {
+    // Rwanda numbering plan (RURA) and ITU-T E.164 (+250); ITU-T E.123 (groups as written,
+    // read digit by digit).
+    check([
+      ['0788 123 456', 'zero seven eight eight, one two three, four five six'],
+      ['0788123456', 'zero seven eight eight, one two three, four five six'],
+      ['+250 788 123 456', 'plus two five zero, seven eight eight, one two three, four five six'],
+      ['+250788123456', 'plus two five zero, seven eight eight, one two three, four five six'],
+      ['078-812-3456', 'zero seven eight eight, one two three, four five six'],
+    ]);
+  });
+
+  describe('times', () => {
+    // Wikipedia, "12-hour clock" (a.m./p.m., "twelve noon", "oh" before one-digit minutes).
+    check([
+      ['14:30', 'two thirty p m'],
+      ['9:05', 'nine oh five a m'],
+      ['12:00', 'twelve noon'],
+      ['0:00', 'twelve midnight'],
+      ['18:00', 'six p m'],
+      ['10am', 'ten a m'],
+      ['9:15 pm', 'nine fifteen p m'],
+    ]);
+  });
+
+  describe('dates and years', () => {
+    // Wikipedia, "Date format by country" (Rwanda: day first) and "Calendar date" (British
+    // "the twelfth of May"); Wikipedia, "English numerals", years said in pairs of digits.
+    check([
+      ['12/05/2026', 'the twelfth of May twenty twenty-six'],
+      ['2026-05-12', 'the twelfth of May twenty twenty-six'],
+      ['01.07.1962', 'the first of July nineteen sixty-two'],
+      ['12 May 2026', 'the twelfth of May twenty twenty-six'],
+      ['the 4th of July', 'the fourth of July'],
+      ['May 12, 2026', 'May twelfth, twenty twenty-six'],
+      ['in 1994', 'in nineteen ninety-four'],
+      ['since 2005', 'since two thousand five'],
+      ['from 2020-2021', 'from twenty twenty to twenty twenty-one'],
+    ]);
+  });
+
+  describe('ordinals', () => {
+    // Chicago Manual of Style 9.6 and Wikipedia, "English numerals" (ordinal numbers).
+    check([
+      ['1st', 'first'],
+      ['2nd', 'second'],
+      ['3rd', 'third'],
+      ['12th', 'twelfth'],
+      ['21st', 'twenty-first'],
+      ['40th', 'fortieth'],
+      ['100th', 'one hundredth'],
+    ]);
+  });
+
+  describe('abbreviations and units', () => {
+    // Chicago Manual of Style ch. 10 (Dr., Mr., St., e.g., etc.) and New Hart's Rules (Dr, Mr
+    // without a full stop in British usage); SI Brochure (BIPM) for unit symbols.
+    check([
+      ['Dr. Mugabo', 'Doctor Mugabo'],
+      ['Mr Habimana', 'Mister Habimana'],
+      ['Mrs. Uwase', 'Missus Uwase'],
+      ['St. Michael', 'Saint Michael'],
+      ['KN 5 Rd.', 'kay en five Road.'],
+      ['No. 5', 'number five'],
+      ['Say No.', 'Say No.'],
+      ['apples, pears, etc.', 'apples, pears, et cetera.'],
+      ['5km', 'five kilometres'],
+      ['1 km', 'one kilometre'],
+      ['20 kg', 'twenty kilograms'],
+    ]);
+  });
+
+  describe('acronyms', () => {
+    // Wikipedia, "Acronym": initialisms are spelled (BBC, MTN), acronyms said as words (NASA).
+    check([
+      ['BBC', 'bee bee see'],
+      ['MTN Rwanda', 'em tee en Rwanda'],
+      ['UNHCR', 'you en aitch see ar'],
+      ['NASA', 'NASA'],
+      ['OK', 'oh kay'],
+    ]);
+  });
+
+  describe('sentences', () => {
+    check([
+      [
+        'Dr. Mugabo will see you on 12/05/2026 at 14:30; the fee is 5,000 Frw.',
+        'Doctor Mugabo will see you on the twelfth of May twenty twenty-six at two thirty p m; the fee is five thousand Rwandan francs.',
+      ],
+      [
+        'Call us on 0788 123 456, or +250 252 123 456!',
+        'Call us on zero seven eight eight, one two three, four five six, or plus two five zero, two five two, one two three, four five six!',
+      ],
+    ]);
+  });
+});

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { frenchVerbalizer } from '../../../../src/speech/text/fr/verbalizer.ts';
+import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
+
+const normalize = createNormalizer(frenchVerbalizer);
+
+function check(cases: readonly (readonly [string, string])[]) {
+  for (const [text, expected] of cases) {
+    it(`${JSON.stringify(text)} -> ${expected}`, () => assert.equal(normalize(text), expected));
+  }
+}
+
+describe('French normalisation', () => {
+  describe('cardinal numbers', () => {
+    // Académie française, "Dire, ne pas dire" and OQLF, Banque de dépannage linguistique (BDL):
+    // "Accord de vingt et cent", "Trait d'union dans les numéraux", "Et dans les numéraux";
+    // traditional spelling (hyphens only below one hundred, no hyphen around "et").
+    check([
+      ['0', 'zéro'],
+      ['17', 'dix-sept'],
+      ['21', 'vingt et un'],
+      ['71', 'soixante et onze'],
+      ['80', 'quatre-vingts'],
+      ['81', 'quatre-vingt-un'],
+      ['91', 'quatre-vingt-onze'],
+      ['200', 'deux cents'],
+      ['201', 'deux cent un'],
+      ['80 000', 'quatre-vingt mille'],
+      ['200 000', 'deux cent mille'],
+      ['1 001', 'mille un'],
+      ['2 000 000', 'deux millions'],
+      ['280 000 000', 'deux cent quatre-vingts millions'],
+      ['1.000.000', 'un million'],
+      ['-42', 'moins quarante-deux'],
+    ]);
+  });
+
+  describe('decimals and percentages', () => {
+    // BDL, "Lecture des nombres décimaux" (virgule; zéros en tête lus) and "Pourcentage"
+    // (12,5 % : douze virgule cinq pour cent).
+    check([
+      ['3,5', 'trois virgule cinq'],
+      ['3,05', 'trois virgule zéro cinq'],
+      ['3,25', 'trois virgule vingt-cinq'],
+      ['15 %', 'quinze pour cent'],
+      ['12,5 %', 'douze virgule cinq pour cent'],
+    ]);
+  });
+
+  describe('money', () => {
+    // Wikipedia (fr), "Franc rwandais"; BDL, "Symboles des unités monétaires" (12,50 $) and
+    // "Million" (a noun: "un million de francs").
+    check([
+      ['5 000 Frw', 'cinq mille francs rwandais'],
+      ['Frw 5.000', 'cinq mille francs rwandais'],
+      ['RWF 12 500', 'douze mille cinq cents francs rwandais'],
+      ['1 Frw', 'un franc rwandais'],
+      ['1 000 000 Frw', 'un million de francs rwandais'],
+      ['12,50 $', 'douze dollars cinquante'],
+      ['12,50 €', 'douze euros cinquante'],
+      ['0,50 €', 'cinquante centimes'],
+      ['2 000 000 €', "deux millions d'euros"],
+    ]);
+  });
+
+  describe('phone numbers', () => {
+    // Rwanda numbering plan (RURA), ITU-T E.164 (+250); groups read as numbers, pairs in the
+    // four-digit group, as French speakers read numbers in pairs.
+    check([
+      ['0788 123 456', 'zéro sept quatre-vingt-huit, cent vingt-trois, quatre cent cinquante-six'],
+      ['0788123456', 'zéro sept quatre-vingt-huit, cent vingt-trois, quatre cent cinquante-six'],
+      [
+        '+250 788 123 456',
+        'plus deux cent cinquante, sept cent quatre-vingt-huit, cent vingt-trois, quatre cent cinquante-six',
+      ],
+      ['0722 005 010', 'zéro sept vingt-deux, zéro zéro cinq, zéro dix'],
+    ]);
+  });
+
+  describe('times', () => {
+    // BDL, "Heure" (14 h 30 : quatorze heures trente; midi, minuit; "une heure" au féminin).
+    check([
+      ['14h30', 'quatorze heures trente'],
+      ['14 h 30', 'quatorze heures trente'],
+      ['14:30', 'quatorze heures trente'],
+      ['9h05', 'neuf heures cinq'],
+      ['14h', 'quatorze heures'],
+      ['21h', 'vingt et une heures'],
+      ['1:00', 'une heure'],
+      ['12:00', 'midi'],
+      ['0:00', 'minuit'],
+    ]);
+  });
+
+  describe('dates', () => {
+    // BDL, "Date" (le 1er mai, le douze mai deux mille vingt-six; day first, cardinal days
+    // except "premier").
+    check([
+      ['12/05/2026', 'le douze mai deux mille vingt-six'],
+      ['2026-05-12', 'le douze mai deux mille vingt-six'],
+      ['Le 12.05.2026', 'Le douze mai deux mille vingt-six'],
+      [
+        'du 01/05/2026 au 03/05/2026',
+        'du premier mai deux mille vingt-six au trois mai deux mille vingt-six',
+      ],
+      ['le 1er mai', 'le premier mai'],
+      ['de 2020-2021', 'de deux mille vingt à deux mille vingt et un'],
+    ]);
+  });
+
+  describe('ordinals', () => {
+    // BDL, "Abréviations des adjectifs numéraux ordinaux" (1er, 1re, 2e); "2ème", "3ème" still
+    // common and read the same; ordinals in -ième (Grevisse, "Le bon usage", numéraux ordinaux).
+    check([
+      ['1er', 'premier'],
+      ['1re', 'première'],
+      ['1ère', 'première'],
+      ['2e', 'deuxième'],
+      ['3ème', 'troisième'],
+      ['5e', 'cinquième'],
+      ['9e', 'neuvième'],
+      ['21e', 'vingt et unième'],
+      ['80e', 'quatre-vingtième'],
+    ]);
+  });
+
+  describe('abbreviations and units', () => {
+    // BDL, "Abréviations des titres de civilité" (M., MM., Mme, Mlle, Dr) and "Numéro" (n°);
+    // SI Brochure (BIPM) for unit symbols.
+    check([
+      ['M. Habimana', 'Monsieur Habimana'],
+      ['J. M. Kagame', 'J. M. Kagame'],
+      ['Mme Uwase', 'Madame Uwase'],
+      ['Dr Mugabo', 'Docteur Mugabo'],
+      ['n°5', 'numéro cinq'],
+      ['5 km', 'cinq kilomètres'],
+      ['1 km', 'un kilomètre'],
+      ['1 min', 'une minute'],
+    ]);
+  });
+
+  describe('acronyms', () => {
+    // BDL, "Sigle et acronyme": sigles épelés (BNR, SNCF), acronymes lus comme un mot (ONU, OTAN).
+    check([
+      ['la BNR', 'la bé enne erre'],
+      ['la SNCF', 'la esse enne cé effe'],
+      ["l'ONU", "l'Onu"],
+      ["l'OTAN", "l'OTAN"],
+    ]);
+  });
+
+  describe('sentences', () => {
+    check([
+      [
+        'Votre rendez-vous est le 12/05/2026 à 14h30 ; le tarif est de 5 000 Frw.',
+        'Votre rendez-vous est le douze mai deux mille vingt-six à quatorze heures trente ; le tarif est de cinq mille francs rwandais.',
+      ],
+    ]);
+  });
+});

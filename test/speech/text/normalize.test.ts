@@ -1,0 +1,302 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  createNormalizer,
+  parseNumericDate,
+  parseWrittenNumber,
+  readsAsWord,
+} from '../../../src/speech/text/normalize.ts';
+import type { Verbalizer } from '../../../src/speech/text/verbalizer.ts';
+
+// A verbalizer that writes what it was asked in braces, so these tests see what the shared
+// detection found and passed on, independent of any language's words. Its digits are written
+// as superscripts, which no pass reads again, and turned back into digits by `read`.
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const sup = (text: string) => text.replace(/\d/g, (d) => SUPERSCRIPTS.charAt(Number(d)));
+const sign = (n: number) => (n < 0 || Object.is(n, -0) ? '-' : '');
+function stub(decimalSeparator: '.' | ',', overrides: Partial<Verbalizer> = {}): Verbalizer {
+  return {
+    language: 'en',
+    decimalSeparator,
+    cardinal: (n) => sup(`{n ${n}}`),
+    decimal: (i, f) => sup(`{d ${sign(i)}${Math.abs(i)}.${f}}`),
+    percent: (i, f) => sup(`{pct ${sign(i)}${Math.abs(i)}.${f}}`),
+    money: (i, f, c) => sup(`{money ${i}.${f} ${c.toLowerCase()}}`),
+    phone: (groups) => sup(`{phone ${groups.join('|')}}`),
+    time: (h, m) => sup(`{time ${h}:${m}}`),
+    date: (d, m, y) => sup(`{date ${d}/${m}/${y}}`),
+    ordinal: (n) => sup(`{ord ${n}}`),
+    letter: (l) => l.toLowerCase(),
+    abbreviations: { 'Dr.': 'doctor', km: 'kilometres', 'n°': 'number', ONU: 'onu' },
+    rules: [],
+    ...overrides,
+  };
+}
+const read = (normalize: (text: string) => string) => (text: string) =>
+  normalize(text).replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]/g, (d) => String(SUPERSCRIPTS.indexOf(d)));
+const dot = read(createNormalizer(stub('.')));
+const comma = read(createNormalizer(stub(',')));
+
+describe('createNormalizer: money', () => {
+  // Currency spellings used in Rwanda (Frw, RWF on National Bank of Rwanda notes and price
+  // tags) and ISO 4217 codes; ISO 4217 gives RWF no minor unit, so `5.000` is five thousand.
+  const cases: [string, string][] = [
+    ['5,000 Frw', '{money 5000. rwf}'],
+    ['Frw 5.000', '{money 5000. rwf}'],
+    ['RWF 12,500', '{money 12500. rwf}'],
+    ['FRW 2 500', '{money 2500. rwf}'],
+    ['300frw', '{money 300. rwf}'],
+    ['$12.50', '{money 12.50 usd}'],
+    ['12.50 USD', '{money 12.50 usd}'],
+    ['€7', '{money 7. eur}'],
+    ['1.250,99 EUR', '{money 1250.99 eur}'],
+  ];
+  for (const [text, expected] of cases) {
+    it(`reads ${text}`, () => assert.equal(dot(text), expected));
+  }
+  it('takes the amount before the currency also in a comma-decimal language', () => {
+    assert.equal(comma('12,50 €'), '{money 12.50 eur}');
+    assert.equal(comma('5.000 Frw'), '{money 5000. rwf}');
+  });
+});
+
+describe('createNormalizer: Rwandan phone numbers', () => {
+  // Rwanda numbering plan (RURA): country code 250 (ITU-T E.164), nine-digit national numbers,
+  // mobile 072/073/078/079 and fixed 025x, a trunk 0 in front when dialled nationally.
+  const cases: [string, string][] = [
+    ['0788 123 456', '{phone 0788|123|456}'],
+    ['0788123456', '{phone 0788|123|456}'],
+    ['078-812-3456', '{phone 0788|123|456}'],
+    ['0722 000 111', '{phone 0722|000|111}'],
+    ['0738123456', '{phone 0738|123|456}'],
+    ['0791 234 567', '{phone 0791|234|567}'],
+    ['0252 123 456', '{phone 0252|123|456}'],
+    ['+250 788 123 456', '{phone +250|788|123|456}'],
+    ['+250788123456', '{phone +250|788|123|456}'],
+    ['00250788123456', '{phone +250|788|123|456}'],
+  ];
+  for (const [text, expected] of cases) {
+    it(`groups ${text}`, () => assert.equal(dot(text), expected));
+  }
+  it('leaves numbers that are not Rwandan phone numbers to the number pass', () => {
+    assert.equal(dot('0768123456'), '{n 0} {n 7} {n 6} {n 8} {n 1} {n 2} {n 3} {n 4} {n 5} {n 6}');
+    assert.doesNotMatch(dot('07881234567'), /phone/);
+  });
+});
+
+describe('createNormalizer: clock times', () => {
+  // 24-hour clock as written in Rwanda; French typography writes 14 h 30 or 14h30 (OQLF,
+  // Banque de dépannage linguistique, "Heure"); a.m./p.m. converted to the 24-hour clock.
+  const cases: [string, string][] = [
+    ['14:30', '{time 14:30}'],
+    ['9:05', '{time 9:5}'],
+    ['9h30', '{time 9:30}'],
+    ['14h', '{time 14:0}'],
+    ['14 h 30', '{time 14:30}'],
+    ['9:05 pm', '{time 21:5}'],
+    ['12:15 a.m.', '{time 0:15}'],
+    ['10am', '{time 10:0}'],
+    ['7 PM', '{time 19:0}'],
+  ];
+  for (const [text, expected] of cases) {
+    it(`reads ${text}`, () => assert.equal(dot(text), expected));
+  }
+  it('does not take impossible times or ratios with seconds', () => {
+    assert.doesNotMatch(dot('25:00'), /time/);
+    assert.doesNotMatch(dot('9:05:30'), /time/);
+    assert.doesNotMatch(dot('14:30 pm'), /time 26/);
+  });
+});
+
+describe('createNormalizer: numeric dates', () => {
+  // Rwanda writes dates day first (Wikipedia, "Date format by country"); ISO 8601 year first.
+  const cases: [string, string][] = [
+    ['12/05/2026', '{date 12/5/2026}'],
+    ['12-05-2026', '{date 12/5/2026}'],
+    ['12.05.2026', '{date 12/5/2026}'],
+    ['2026-05-12', '{date 12/5/2026}'],
+    ['29/02/2024', '{date 29/2/2024}'],
+  ];
+  for (const [text, expected] of cases) {
+    it(`reads ${text}`, () => assert.equal(dot(text), expected));
+  }
+  it('rejects impossible dates', () => {
+    assert.equal(parseNumericDate('31/04/2026'), undefined);
+    assert.equal(parseNumericDate('29/02/2026'), undefined);
+    assert.equal(parseNumericDate('12/13/2026'), undefined);
+    assert.doesNotMatch(dot('31/04/2026'), /date/);
+  });
+});
+
+describe('createNormalizer: percentages, decimals and grouped numbers', () => {
+  // Digit grouping: SI Brochure (BIPM) 5.4.4 groups by three with a thin space; English
+  // groups with a comma and French with a space or a dot, the decimal mark being the other.
+  it('reads percentages', () => {
+    assert.equal(dot('15%'), '{pct 15.}');
+    assert.equal(dot('12.5%'), '{pct 12.5}');
+    assert.equal(comma('12,5 %'), '{pct 12.5}');
+    assert.equal(dot('-3%'), '{pct -3.}');
+  });
+  it('reads thousands separators in both conventions', () => {
+    for (const text of [
+      '1,000,000',
+      '1 000 000',
+      '1\u202F000\u202F000',
+      '1\u00A0000\u00A0000',
+      '1.000.000',
+    ]) {
+      assert.equal(dot(text), '{n 1000000}', text);
+      assert.equal(comma(text), '{n 1000000}', text);
+    }
+  });
+  it('reads a lone separator by the language', () => {
+    assert.equal(dot('1,000'), '{n 1000}');
+    assert.equal(dot('1.000'), '{d 1.000}');
+    assert.equal(comma('1,000'), '{d 1.000}');
+    assert.equal(comma('1.000'), '{n 1000}');
+    assert.equal(dot('3.14'), '{d 3.14}');
+    assert.equal(comma('3,05'), '{d 3.05}');
+    assert.equal(dot('1,234.56'), '{d 1234.56}');
+    assert.equal(comma('1.234,56'), '{d 1234.56}');
+  });
+  it('reads signs only where they cannot be a hyphen', () => {
+    assert.equal(dot('-42'), '{n -42}');
+    assert.equal(dot('(−7)'), '({n -7})');
+    assert.equal(dot('-0.5'), '{d -0.5}');
+    assert.equal(dot('COVID-19'), 'COVID-{n 19}');
+  });
+  it('reads codes with a leading zero digit by digit and leaves dotted versions alone', () => {
+    assert.equal(dot('007'), '{n 0} {n 0} {n 7}');
+    assert.equal(dot('v1.2.3'), 'v1.2.3');
+  });
+  it('parses written numbers', () => {
+    assert.deepEqual(parseWrittenNumber('12,5', ','), { integer: 12, fractionDigits: '5' });
+    assert.deepEqual(parseWrittenNumber('5.000', '.', true), { integer: 5000, fractionDigits: '' });
+    assert.equal(parseWrittenNumber('abc', '.'), undefined);
+  });
+});
+
+describe('createNormalizer: acronyms and abbreviations', () => {
+  it('spells acronyms of two to six capitals letter by letter', () => {
+    assert.equal(dot('The BBC and MTN.'), 'The b b c and m t n.');
+    assert.equal(dot('UNHCR'), 'u n h c r');
+  });
+  it('leaves acronyms read as words, Roman numerals, listed words and shouting alone', () => {
+    // Said as words: NASA, UNESCO, COVID, RURA (Rwanda Utilities Regulatory Authority).
+    for (const word of ['NASA', 'UNESCO', 'COVID', 'RURA']) assert.ok(readsAsWord(word), word);
+    for (const letters of ['BBC', 'UNHCR', 'FDLR', 'RSSB']) assert.ok(!readsAsWord(letters), letters);
+    assert.equal(dot('NASA'), 'NASA');
+    assert.equal(dot('John Paul II'), 'John Paul II');
+    assert.equal(dot('ONU'), 'onu');
+    assert.equal(dot('CALL NOW TO BOOK'), 'CALL NOW TO BOOK');
+    assert.equal(dot('MINECOFIN'), 'MINECOFIN');
+  });
+  it('replaces abbreviations as whole, case-sensitive tokens', () => {
+    assert.equal(dot('Dr. Mugabo'), 'doctor Mugabo');
+    assert.equal(dot('dr. Mugabo'), 'dr. Mugabo');
+    assert.equal(dot('5km'), '{n 5} kilometres');
+    assert.equal(dot('kms'), 'kms');
+    assert.equal(dot('n° 5'), 'number {n 5}');
+  });
+  it('keeps the dot of an abbreviation that ends the text', () => {
+    assert.equal(dot('I saw the Dr.'), 'I saw the doctor.');
+  });
+});
+
+describe('createNormalizer: order, punctuation and whitespace', () => {
+  it('tries language rules first', () => {
+    const withRule = read(
+      createNormalizer(
+        stub('.', {
+          rules: [{ name: 'ordinal', pattern: /(\d+)th/g, replace: (m) => sup(`{ord ${m[1]}}`) }],
+        }),
+      ),
+    );
+    assert.equal(withRule('the 5th of 7'), 'the {ord 5} of {n 7}');
+  });
+  it('reads money and phone numbers whole rather than as separate numbers', () => {
+    assert.equal(
+      dot('Pay 5,000 Frw to 0788 123 456 by 12/05/2026 at 14:30.'),
+      'Pay {money 5000. rwf} to {phone 0788|123|456} by {date 12/5/2026} at {time 14:30}.',
+    );
+  });
+  it('keeps punctuation and collapses whitespace, keeping one line break', () => {
+    assert.equal(dot('  Hello,   world!  Yes;\t(no) — «ok»?  '), 'Hello, world! Yes; (no) — «ok»?');
+    assert.equal(dot('One.\n\n  Two.'), 'One.\nTwo.');
+  });
+  it('keeps words apart from the letters a number touched', () => {
+    assert.equal(dot('A4'), 'A {n 4}');
+  });
+});
+
+describe('createNormalizer: robustness', () => {
+  const alphabet = [
+    '0',
+    '7',
+    '8',
+    '9',
+    '1',
+    ',',
+    '.',
+    ' ',
+    '\u00A0',
+    '-',
+    '+',
+    '/',
+    ':',
+    'h',
+    '%',
+    '$',
+    '€',
+    'Frw',
+    'A',
+    'Z',
+    '°',
+    'Dr.',
+    'é',
+    '\n',
+    '\uD83D',
+    '\uDE00',
+    '(',
+    '2',
+    '5',
+    'pm',
+  ];
+  // A fixed seed, so a failure can be replayed.
+  let seed = 12345;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  it('never throws on odd strings', () => {
+    for (let i = 0; i < 2000; i++) {
+      const length = Math.floor(random() * 40);
+      const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      assert.equal(typeof dot(text), 'string', JSON.stringify(text));
+      assert.equal(typeof comma(text), 'string', JSON.stringify(text));
+    }
+    assert.equal(dot(''), '');
+    assert.equal(dot(undefined as unknown as string), 'undefined');
+  });
+  it('keeps the text as written when a verbalizer throws', () => {
+    const fail = () => {
+      throw new Error('no words');
+    };
+    const broken = createNormalizer(
+      stub('.', { cardinal: fail, money: fail, phone: fail, time: fail, letter: fail }),
+    );
+    assert.equal(
+      broken('Pay 5,000 Frw, call 0788 123 456 at 14:30, BBC  7.'),
+      'Pay 5,000 Frw, call 0788 123 456 at 14:30, BBC 7.',
+    );
+  });
+  it('normalises a long text quickly', () => {
+    const text =
+      'Dr. Smith paid 5,000 Frw on 12/05/2026 at 14:30, call 0788 123 456; 15% of 1 000 000. '.repeat(500);
+    const started = performance.now();
+    dot(text);
+    // Generous bound for a shared machine; the pass over 45 KB takes tens of milliseconds.
+    assert.ok(performance.now() - started < 1000);
+    assert.doesNotThrow(() => dot('9'.repeat(100_000)));
+  });
+});

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
+import { kinyarwandaVerbalizer } from '../../../../src/speech/text/rw/verbalizer.ts';
+
+const normalize = createNormalizer(kinyarwandaVerbalizer);
+
+function table(cases: readonly (readonly [string, string])[]): void {
+  for (const [text, spoken] of cases) {
+    it(`${text} -> ${spoken}`, () => assert.equal(normalize(text), spoken));
+  }
+}
+
+describe('Kinyarwanda normalisation: numbers in running text', () => {
+  // Counting forms: French Wikibooks "Enseignement du kinyarwanda – Nombres"; gusoma README (1195);
+  // grouping by dots or spaces and the decimal comma: CLDR rw number symbols ("," decimal, "." group).
+  table([
+    ['Ni 1195.', "Ni igihumbi n'ijana na mirongo icyenda na gatanu."],
+    ['Abantu 21.000 baje.', 'Abantu ibihumbi makumyabiri na kimwe baje.'],
+    ['Ni 2 500 000.', "Ni miliyoni ebyiri n'ibihumbi magana atanu."],
+    ['Amanota 0 gusa.', 'Amanota zeru gusa.'],
+  ]);
+
+  // Decimals: the comma is Rwanda's decimal sign (CLDR rw); "3.5" as written in English-style text
+  // is read the same. Reading the sign as "akitso" (comma) and the digits one by one is documented
+  // in amounts.ts.
+  table([
+    ['Ni 3,5.', 'Ni gatatu akitso gatanu.'],
+    ['Ni 3.5.', 'Ni gatatu akitso gatanu.'],
+    ['Ni 0,25.', 'Ni zeru akitso kabiri gatanu.'],
+  ]);
+
+  // Percentages "ku ijana" (per hundred): Harvard ELIAS "Grammar: Fundamental mathematics"
+  // (1/100 kimwe cy'ijana, 1%), product issue example 15% -> "cumi na gatanu ku ijana".
+  table([
+    ['Byiyongereyeho 15%.', 'Byiyongereyeho cumi na gatanu ku ijana.'],
+    ['Ni 2,5%.', 'Ni kabiri akitso gatanu ku ijana.'],
+    ['100%', 'ijana ku ijana'],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: money', () => {
+  // Noun first, number agreeing in class 6: Rwandan Penal Code ("amafaranga y'u Rwanda ... miliyoni
+  // imwe (1.000.000 FRW)"); umuseke.rw ("amafaranga y'u Rwanda 150 000"); the spellings Frw, FRW, RWF
+  // are those of Rwandan laws and media.
+  table([
+    ['Yishyuye 5000 Frw.', 'Yishyuye amafaranga ibihumbi bitanu.'],
+    ['Yishyuye 5.000 FRW.', 'Yishyuye amafaranga ibihumbi bitanu.'],
+    ['RWF 1,000', 'amafaranga igihumbi'],
+    ['1.000.000 FRW', 'amafaranga miliyoni imwe'],
+    ['1 Frw', 'ifaranga rimwe'],
+    ['Amafaranga 5 gusa.', 'Amafaranga atanu gusa.'],
+  ]);
+
+  // Dollars and euros take the same class 6 agreement (amadolari, amayero); cents are amasenti.
+  table([
+    ['$25', "amadolari makumyabiri n'atanu"],
+    ['25 USD', "amadolari makumyabiri n'atanu"],
+    ['$5.50', "amadolari atanu n'amasenti mirongo itanu"],
+    ['€10', 'amayero icumi'],
+    ['2 EUR', 'amayero abiri'],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: phone numbers', () => {
+  // Rwandan mobile numbers as written by operators (07xx xxx xxx, +250 7xx xxx xxx), read digit by digit
+  // group by group; digit names from Harvard ELIAS "Grammar: Cardinal and ordinal numbers".
+  const local = 'zeru karindwi umunani umunani, rimwe kabiri gatatu, kane gatanu gatandatu';
+  const international = `kongeraho kabiri gatanu zeru, karindwi umunani umunani, rimwe kabiri gatatu, kane gatanu gatandatu`;
+  table([
+    ['Hamagara 0788 123 456.', `Hamagara ${local}.`],
+    ['Hamagara 0788123456.', `Hamagara ${local}.`],
+    ['Hamagara +250 788 123 456.', `Hamagara ${international}.`],
+    ['Hamagara +250788123456.', `Hamagara ${international}.`],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: clock times', () => {
+  // Hours from sunrise (Harvard ELIAS unit 3; NeMo rw hours.tsv), minutes in class 4 (NeMo rw
+  // minutes.tsv), parts of the day as in Rwandan media: "saa kumi n'ebyiri n'igice z'umugoroba (18h30)"
+  // (yegob.rw), "saa sita z'amanywa" (kigalitoday.com), "saa tanu z'amanywa" (therwandan.com).
+  table([
+    ['Inama ni 14:30.', "Inama ni saa munani n'igice z'amanywa."],
+    ['Inama ni saa 14:30.', "Inama ni saa munani n'igice z'amanywa."],
+    ['Ni 14:00.', "Ni saa munani z'amanywa."],
+    ['Ni 07:15.', "Ni saa moya n'iminota cumi n'itanu za mu gitondo."],
+    ['Ni 18h30.', "Ni saa kumi n'ebyiri n'igice z'umugoroba."],
+    ['Ni 00:00.', "Ni saa sita z'ijoro."],
+    ['Ni 9:05.', "Ni saa tatu n'iminota itanu za mu gitondo."],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: dates', () => {
+  // Month names: CLDR rw; date shape "tariki 09 Gicurasi 2020" (kigalitoday.com), "tariki ya 17 Ukuboza
+  // 2015" (yegob.rw); years after umwaka with elision, "mu mwaka w'1994" (kigalitoday.com); itariki
+  // agrees in class 9/10 from 11 on (cumi n'ebyiri), 1 is "mbere" (Harvard ELIAS unit 3).
+  const may12 = "tariki ya cumi n'ebyiri gicurasi umwaka w'ibihumbi bibiri na makumyabiri na gatandatu";
+  table([
+    ['12/05/2026', may12],
+    ['12.05.2026', may12],
+    ['2026-05-12', may12],
+    ['tariki ya 12/05/2026', may12],
+    ['12 Gicurasi 2026', may12],
+    ['Tariki 9 Gicurasi 2020', "Tariki ya cyenda gicurasi umwaka w'ibihumbi bibiri na makumyabiri"],
+    ['tariki ya 1 Mutarama', 'tariki ya mbere mutarama'],
+    [
+      '31 Ukuboza 1999',
+      "tariki ya mirongo itatu n'imwe ukuboza umwaka w'igihumbi na magana cyenda na mirongo icyenda n'icyenda",
+    ],
+    ["mu mwaka w'1994", "mu mwaka w'igihumbi na magana cyenda na mirongo icyenda na kane"],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: ordinals', () => {
+  // Connective + ordinal: CLDR rw weekdays ("Kuwa mbere", "Kuwa kabiri"); Harvard ELIAS unit 3
+  // ("ukwezi kwa mbere", "umwaka wa (uwa)", "icyumweru cya"); the product issue ("wa 1" -> "wa mbere").
+  table([
+    ['Umwana wa 1.', 'Umwana wa mbere.'],
+    ['Ku wa 2 tuzahura.', 'Ku wa kabiri tuzahura.'],
+    ['Umwaka wa 3.', 'Umwaka wa gatatu.'],
+    ['ukwezi kwa 8', 'ukwezi kwa munani'],
+    ['icyiciro cya 10', 'icyiciro cya cumi'],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: units, abbreviations and acronyms', () => {
+  // Units noun first: "ibiro 130", "ikiro 1" (inyarwanda.com), "ibirometero" (REB Kinyarwanda senior
+  // textbook, unit 5); titles as Rwandan media write them ("Dogiteri", "Nyakubahwa").
+  table([
+    ['5 km', 'ibirometero bitanu'],
+    ['1 kg', 'ikiro kimwe'],
+    ['12 kg', 'ibiro cumi na bibiri'],
+    ['Dr. Mukamana', 'dogiteri Mukamana'],
+    ['Nyak. Perezida', 'nyakubahwa Perezida'],
+    ['Prof. Kayumba', 'porofeseri Kayumba'],
+    ['No 5', 'nomero gatanu'],
+    ['n° 12', 'nomero cumi na kabiri'],
+  ]);
+
+  // Acronyms of Rwandan institutions, spelled with the letter names chosen in letters.ts.
+  table([
+    ['MTN', 'emu ti eni'],
+    ['RDB na REB', 'ari di bi na ari i bi'],
+  ]);
+});
