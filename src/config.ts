@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // Loopback by default: expose the service through a reverse proxy, or set HOST=0.0.0.0.
+  HOST: z.string().min(1).default('127.0.0.1'),
   POOL_SIZE: z.coerce
     .number()
     .int()
@@ -12,6 +15,8 @@ const schema = z.object({
 });
 
 export type Config = Readonly<{
+  port: number;
+  host: string;
   /** Engine worker threads; default: one per core. */
   poolSize: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
@@ -30,5 +35,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
-  return Object.freeze({ poolSize: parsed.data.POOL_SIZE, logLevel: parsed.data.LOG_LEVEL });
+  const { data } = parsed;
+  return Object.freeze({
+    port: data.PORT,
+    host: data.HOST,
+    poolSize: data.POOL_SIZE,
+    logLevel: data.LOG_LEVEL,
+  });
 }

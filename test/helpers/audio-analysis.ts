@@ -1,11 +1,6 @@
-/** Measurements that audio tests assert on: loudness, pitch, duration. Real signal analysis, no fixtures. */
+import { rms } from './signals.ts';
 
-/** Root mean square of 16-bit samples, 0..32768. */
-export function rms(samples: Int16Array): number {
-  let sum = 0;
-  for (const s of samples) sum += s * s;
-  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
-}
+/** Measurements that audio tests assert on: loudness, pitch, duration. Real signal analysis, no fixtures. */
 
 /** Share of 20 ms windows louder than `threshold` RMS: speech has many, silence none. */
 export function voicedShare(samples: Int16Array, sampleRate: number, threshold = 300): number {

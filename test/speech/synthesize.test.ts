@@ -7,7 +7,8 @@ import { EnginePool } from '../../src/speech/pool.ts';
 import { type AudioTarget, type SynthesisEvent, synthesize } from '../../src/speech/synthesize.ts';
 import { findVoice, type Voice, voices, voicesOf } from '../../src/speech/voices.ts';
 import { warmUpPlan } from '../../src/speech/warm-up.ts';
-import { medianPitch, rms, voicedShare } from '../helpers/audio-analysis.ts';
+import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
+import { rms } from '../helpers/signals.ts';
 
 // One sentence per language, of the kind a receptionist says (about 40-60 characters).
 const sentences = {

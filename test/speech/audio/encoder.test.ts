@@ -4,7 +4,7 @@ import { createStreamEncoderCache, type StreamEncoderCache } from '../../../src/
 import { streamFormats } from '../../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../../src/speech/audio/g711.ts';
 import { int16ToLittleEndianBytes, littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
-import { concatBytes, snrDb, speechLike, tone, toneAmplitude } from './signals.ts';
+import { concatBytes, snrDb, speechLike, tone, toneAmplitude } from '../../helpers/signals.ts';
 
 // espeak-ng's rate and chunk size; formats from the API v1 contract.
 const ENGINE_RATE = 22050;

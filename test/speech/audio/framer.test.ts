@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { streamFormats } from '../../../src/speech/audio/formats.ts';
 import { Framer } from '../../../src/speech/audio/framer.ts';
-import { concatBytes, randomSource } from './signals.ts';
+import { concatBytes, randomSource } from '../../helpers/signals.ts';
 
 // Frame sizes and silence bytes come from the format table (20 ms frames, as the API v1
 // contract decides: 160 bytes of mu-law, 320 of pcm16_8k).

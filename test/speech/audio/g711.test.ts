@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeAlaw, decodeMulaw, encodeAlaw, encodeMulaw } from '../../../src/speech/audio/g711.ts';
-import { snrDb, speechLike } from './signals.ts';
+import { snrDb, speechLike } from '../../helpers/signals.ts';
 
 const every16BitValue = (() => {
   const all = new Int16Array(65536);

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import libsamplerate from '@alexanderolsen/libsamplerate-js';
 import { createResampler, ResamplerBackend } from '../../../src/speech/audio/resampler.ts';
-import { inChunks, maxAbsDifference, randomSource, rms, speechLike, tone, toneAmplitude } from './signals.ts';
+import {
+  inChunks,
+  maxAbsDifference,
+  randomSource,
+  rms,
+  speechLike,
+  tone,
+  toneAmplitude,
+} from '../../helpers/signals.ts';
 
 // Rates: espeak-ng speaks at 22050 Hz and sends chunks of about 2,170 samples; other engines
 // (Piper, Kokoro) use 16000 and 24000 Hz; the stream formats of the API v1 contract are 8, 16

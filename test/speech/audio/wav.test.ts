@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeAlaw, encodeMulaw } from '../../../src/speech/audio/g711.ts';
 import { encodeWav, parseWav, wavHeader } from '../../../src/speech/audio/wav.ts';
-import { speechLike } from './signals.ts';
+import { speechLike } from '../../helpers/signals.ts';
 
 // Layout: the canonical 44-byte PCM header of the RIFF WAVE format, field by field, as in
 // Microsoft's "Multimedia Programming Interface and Data Specifications 1.0" and the CCRMA page

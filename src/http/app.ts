@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { ApiError, errorBody } from './errors.ts';
+import { type HealthCheck, healthRoutes } from './routes/health.ts';
+import { type Limits, voicesRoutes } from './routes/voices.ts';
+
+export interface AppDeps {
+  readonly version: string;
+  /** What must be ready for TTS requests: the engine pool first, then stores as they are added. */
+  readonly healthChecks: Readonly<Record<string, HealthCheck>>;
+  readonly limits: Limits;
+  /** pino options, or false for no logging (tests). */
+  readonly logger: false | { readonly level: string };
+}
+
+/** Body limit: 10,000 characters of input at up to 4 UTF-8 bytes each, plus the JSON around them. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+function requestId(): string {
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+/** Turns any error into an ApiError: known framework errors by their code, anything else is a 500. */
+function toApiError(error: unknown, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof Error)) return internalError(error, request);
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0];
+    const param = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
+    return new ApiError(
+      'invalid_request',
+      `${param ?? 'request'}: ${issue?.message ?? 'invalid'}`,
+      param ? { param } : {},
+    );
+  }
+  const code = (error as Partial<FastifyError>).code;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('body_too_large', `the body is larger than the ${BODY_LIMIT_BYTES} bytes allowed`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        'unsupported_media_type',
+        'send the body as JSON with Content-Type: application/json',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_json', 'the body is not valid JSON');
+  }
+  if (error instanceof SyntaxError && 'statusCode' in error && error.statusCode === 400) {
+    return new ApiError('invalid_json', 'the body is not valid JSON');
+  }
+  return internalError(error, request);
+}
+
+function internalError(error: unknown, request: FastifyRequest): ApiError {
+  request.log.error({ err: error }, 'unhandled error');
+  return new ApiError('internal_error', 'something went wrong on our side; the request id helps us find it');
+}
+
+function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  return reply.status(error.status).send(errorBody(error, request.id));
+}
+
+/**
+ * Builds the HTTP app: plugins, routes, the error and not-found handlers. Never listens, so
+ * tests drive it with `inject()` and `main.ts` decides where it listens.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger,
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Guard the edge: a slow or stalled client cannot hold a connection forever.
+    connectionTimeout: 60_000,
+    requestTimeout: 60_000,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Which methods each path answers, for 405 and its Allow header.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(toApiError(error, request), request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = methodsByPath.get(path);
+    if (allowed) {
+      const allow = [...allowed].sort().join(', ');
+      return sendError(
+        new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}`, {
+          headers: { Allow: allow },
+        }),
+        request,
+        reply,
+      );
+    }
+    return sendError(new ApiError('not_found', `nothing at ${path}`), request, reply);
+  });
+
+  await app.register(healthRoutes, { version: deps.version, checks: deps.healthChecks });
+  await app.register(voicesRoutes, { limits: deps.limits });
+  return app;
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { type AppDeps, buildApp } from '../../src/http/app.ts';
+
+/** The app as `main.ts` builds it, without logging, with every dependency overridable. */
+export async function buildTestApp(overrides: Partial<AppDeps> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({
+    version: '0.0.0-test',
+    healthChecks: { engine: () => true },
+    limits: { fileMaxChars: 10_000, streamMaxChars: 4_000, requestsPerMinute: 30 },
+    logger: false,
+    ...overrides,
+  });
+  await app.ready();
+  return app;
+}
