@@ -69,7 +69,12 @@ export class EnginePool {
     if (!Number.isInteger(options.size) || options.size < 1)
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
-    await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
+    try {
+      await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
     return pool;
   }
 

@@ -4,7 +4,9 @@ import { buildTestApp } from '../helpers/build-test-app.ts';
 
 describe('GET /api/v1/health.php', () => {
   it('is 200 and ready when every check passes', async () => {
-    const app = await buildTestApp({ healthChecks: { engine: () => true, storage: async () => true } });
+    const app = await buildTestApp({
+      healthChecks: { engine: () => true, storage: async () => true as const },
+    });
     const response = await app.inject({ method: 'GET', url: '/api/v1/health.php' });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {

@@ -14,7 +14,7 @@ describe('GET /api/v1/voices.php', () => {
     it('lists languages, voices, formats and limits as JSON with ?format=json', async () => {
       const response = await app.inject({ method: 'GET', url: '/api/v1/voices.php?format=json' });
       assert.equal(response.statusCode, 200);
-      assert.match(response.headers['content-type'] ?? '', /application\/json/);
+      assert.match(String(response.headers['content-type']), /application\/json/);
       assert.match(String(response.headers['x-request-id']), /^req_[A-Za-z0-9_-]{16}$/);
       const body = response.json();
       assert.deepEqual(
@@ -61,7 +61,7 @@ describe('GET /api/v1/voices.php', () => {
     it('serves a readable HTML page by default', async () => {
       const response = await app.inject({ method: 'GET', url: '/api/v1/voices.php' });
       assert.equal(response.statusCode, 200);
-      assert.match(response.headers['content-type'] ?? '', /text\/html/);
+      assert.match(String(response.headers['content-type']), /text\/html/);
       for (const text of ['Kinyarwanda', 'Mugisha', 'african-english', 'mulaw_8k', '10000 characters']) {
         assert.ok(response.body.includes(text), `page mentions ${text}`);
       }
