@@ -12,6 +12,7 @@ function voice(language: string, speakerId: number): Voice {
 
 const en = voice('en', 0);
 const fr = voice('fr', 1);
+const rw = voice('rw', 2);
 const native: OutputSpec = { sampleRate: 22050, encoding: 'pcm_s16le' };
 const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
 const longText =
@@ -41,14 +42,14 @@ describe('EnginePool', () => {
   });
 
   it('gives each of many concurrent requests exactly the audio it gives alone', async () => {
-    const jobs = Array.from({ length: 16 }, (_, i) => ({
-      input:
-        i % 2
-          ? `Appointment number ${i} is confirmed for ${i + 1} o'clock.`
-          : `Le rendez-vous numéro ${i} est confirmé.`,
-      voice: i % 2 ? en.engineVoice : fr.engineVoice,
-      output: i % 3 ? native : mulaw,
-    }));
+    const clause = (i: number) => {
+      if (i % 3 === 0)
+        return { input: `Appointment number ${i} is confirmed for ${i + 1} o'clock.`, voice: en.engineVoice };
+      if (i % 3 === 1) return { input: `Le rendez-vous numéro ${i} est confirmé.`, voice: fr.engineVoice };
+      // Kinyarwanda reaches the engine as phonemes, the form the rw front-end produces.
+      return { input: `[[mu'*aho 'neza]], [[ama'ku*u ${'ja'.repeat(i % 4)}]]?`, voice: rw.engineVoice };
+    };
+    const jobs = Array.from({ length: 18 }, (_, i) => ({ ...clause(i), output: i % 4 ? native : mulaw }));
     const alone: Buffer[] = [];
     for (const job of jobs) alone.push(await collect(pool.synthesize(job)));
     const together = await Promise.all(jobs.map((job) => collect(pool.synthesize(job))));

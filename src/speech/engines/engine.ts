@@ -28,7 +28,10 @@ export interface SpeechEngine {
    * possibly holding `[[...]]` phonemes). Returns when done or cancelled.
    */
   synthesize(input: string, voice: EngineVoice, sink: ChunkSink): void;
-  /** The phonemes the engine would speak, in IPA, for `--show phonemes`. */
+  /**
+   * The phonemes the engine would speak for plain text, in IPA, for `--show phonemes`. (Phoneme
+   * input needs no answer: the front-end that wrote it knows its IPA.)
+   */
   phonemes(input: string, voice: EngineVoice): string;
 }
 
