@@ -12,7 +12,7 @@ if (!port) throw new Error('pool-worker must run in a worker thread');
 const { cancel, warmUp } = workerData as WorkerData;
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
-const WARM_UP_ROUNDS = 2;
+const WARM_UP_ROUNDS = 3;
 
 function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -66,16 +66,14 @@ async function run(message: ToWorker): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  // Every sample each round, cycling through the outputs: each voice and each encoder runs
+  // several times, enough for V8 to optimise them, without speaking every pair.
+  const ignore = () => {};
+  const never = () => false;
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-    for (const output of warmUp.outputs) {
-      for (const { input, voice } of warmUp.samples)
-        await speak(
-          input,
-          voice,
-          output,
-          () => {},
-          () => false,
-        );
+    for (const [i, { input, voice }] of warmUp.samples.entries()) {
+      const output = warmUp.outputs[(i + round) % warmUp.outputs.length];
+      if (output) await speak(input, voice, output, ignore, never);
     }
   }
   port?.on('message', (message: ToWorker) => {
