@@ -1,15 +1,11 @@
-import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import { englishVerbalizer } from '../../../../src/speech/text/en/verbalizer.ts';
 import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
+import { expectCases } from '../../../helpers/cases.ts';
 
 const normalize = createNormalizer(englishVerbalizer);
 
-function check(cases: readonly (readonly [string, string])[]) {
-  for (const [text, expected] of cases) {
-    it(`${JSON.stringify(text)} -> ${expected}`, () => assert.equal(normalize(text), expected));
-  }
-}
+const check = (cases: readonly (readonly [string, string])[]) => expectCases(normalize, cases);
 
 describe('English normalisation', () => {
   describe('cardinal numbers', () => {

@@ -1,15 +1,11 @@
-import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import { frenchVerbalizer } from '../../../../src/speech/text/fr/verbalizer.ts';
 import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
+import { expectCases } from '../../../helpers/cases.ts';
 
 const normalize = createNormalizer(frenchVerbalizer);
 
-function check(cases: readonly (readonly [string, string])[]) {
-  for (const [text, expected] of cases) {
-    it(`${JSON.stringify(text)} -> ${expected}`, () => assert.equal(normalize(text), expected));
-  }
-}
+const check = (cases: readonly (readonly [string, string])[]) => expectCases(normalize, cases);
 
 describe('French normalisation', () => {
   describe('cardinal numbers', () => {

@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { kinyarwandaToEspeak, kinyarwandaToIpa } from '../../../../src/speech/text/rw/g2p.ts';
+import { expectCases } from '../../../helpers/cases.ts';
 
 type Case = readonly [spelling: string, ipa: string];
 
-function expectIpa(cases: readonly Case[]): void {
-  for (const [spelling, ipa] of cases) {
-    it(`${spelling} -> ${ipa}`, () => assert.equal(kinyarwandaToIpa(spelling), ipa));
-  }
-}
+const expectIpa = (cases: readonly Case[]) => expectCases(kinyarwandaToIpa, cases);
 
 describe('kinyarwandaToIpa', () => {
   // Myers & Crowhurst, "Phonology of Kinyarwanda: palatalisation" (University of Texas at

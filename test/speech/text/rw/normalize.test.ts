@@ -1,15 +1,11 @@
-import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import { createNormalizer } from '../../../../src/speech/text/normalize.ts';
 import { kinyarwandaVerbalizer } from '../../../../src/speech/text/rw/verbalizer.ts';
+import { expectCases } from '../../../helpers/cases.ts';
 
 const normalize = createNormalizer(kinyarwandaVerbalizer);
 
-function table(cases: readonly (readonly [string, string])[]): void {
-  for (const [text, spoken] of cases) {
-    it(`${text} -> ${spoken}`, () => assert.equal(normalize(text), spoken));
-  }
-}
+const table = (cases: readonly (readonly [string, string])[]) => expectCases(normalize, cases);
 
 describe('Kinyarwanda normalisation: numbers in running text', () => {
   // Counting forms: French Wikibooks "Enseignement du kinyarwanda – Nombres"; gusoma README (1195);

@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cardinal, link, ordinal, readDigits } from '../../../../src/speech/text/rw/numbers.ts';
 import { kinyarwandaVerbalizer as rw } from '../../../../src/speech/text/rw/verbalizer.ts';
+import { expectCases } from '../../../helpers/cases.ts';
 
-function table(cases: readonly (readonly [number, string])[], read: (n: number) => string): void {
-  for (const [n, words] of cases) {
-    it(`${n} -> ${words}`, () => assert.equal(read(n), words));
-  }
-}
+const table = (cases: readonly (readonly [number, string])[], read: (n: number) => string) =>
+  expectCases(read, cases);
 
 describe('Kinyarwanda cardinals, counting form', () => {
   // Units 1-10 and zero: Harvard ELIAS "Grammar: Cardinal and ordinal numbers" (ri-mwe, ka-biri...
