@@ -1,0 +1,96 @@
+import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
+import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
+import { ApiError } from './errors.ts';
+
+/** A TTS request body after validation. */
+export interface TtsRequest {
+  /** The text as sent, trimmed. */
+  readonly input: string;
+  /** Its length in Unicode code points, the unit of the limits and of the token rule. */
+  readonly characters: number;
+  readonly voice: Voice;
+}
+
+export interface StreamTtsRequest extends TtsRequest {
+  readonly format: StreamFormat;
+}
+
+// Fields of the retired voice-cloning feature: a request carrying one gets 410, not a silent
+// default voice, so that a client that still relies on cloning finds out.
+const CLONING_FIELDS = ['speaker_wav', 'reference_audio', 'voice_sample'] as const;
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('invalid_request', 'the body must be a JSON object with an "input" field');
+  }
+  return body as Record<string, unknown>;
+}
+
+function parseInput(value: unknown, maxChars: number): { input: string; characters: number } {
+  if (value === undefined || value === null)
+    throw new ApiError('input_required', 'give the text to speak in "input"', { param: 'input' });
+  if (typeof value !== 'string')
+    throw new ApiError('invalid_request', '"input" must be a string', { param: 'input' });
+  const input = value.trim();
+  const characters = [...input].length;
+  if (characters === 0) throw new ApiError('input_required', '"input" is empty', { param: 'input' });
+  if (characters > maxChars) {
+    throw new ApiError('input_too_long', `input has ${characters} characters; the limit is ${maxChars}`, {
+      param: 'input',
+    });
+  }
+  return { input, characters };
+}
+
+function parseVoice(languageValue: unknown, speakerValue: unknown): Voice {
+  const codes = languages.map((l) => l.code);
+  const language = languageValue ?? 'rw';
+  if (typeof language !== 'string' || !(codes as string[]).includes(language)) {
+    throw new ApiError('unsupported_language', `language must be one of ${codes.join(', ')}`, {
+      param: 'language',
+    });
+  }
+  const known = languages.find((l) => l.code === language);
+  const ids = voicesOf(known?.code ?? 'rw').map((v) => v.speakerId);
+  const range = `${Math.min(...ids)}-${Math.max(...ids)}`;
+  // Clients of the original service sent speaker_id as a string of digits: accepted too.
+  const raw = speakerValue ?? known?.defaultSpeakerId ?? 0;
+  const speakerId = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : raw;
+  const voice =
+    typeof speakerId === 'number' && Number.isInteger(speakerId) ? findVoice(language, speakerId) : undefined;
+  if (!voice) {
+    throw new ApiError('invalid_speaker', `speaker_id for ${language} must be an integer from ${range}`, {
+      param: 'speaker_id',
+    });
+  }
+  return voice;
+}
+
+/** Validates a `tts.php` body. Unknown fields are ignored, cloning fields refused. */
+export function parseTtsRequest(body: unknown, maxChars: number): TtsRequest {
+  const fields = asObject(body);
+  const cloning = CLONING_FIELDS.find((f) => f in fields);
+  if (cloning) {
+    throw new ApiError(
+      'voice_cloning_retired',
+      'voice cloning is retired; choose a voice with language and speaker_id',
+      {
+        param: cloning,
+      },
+    );
+  }
+  return { ...parseInput(fields.input, maxChars), voice: parseVoice(fields.language, fields.speaker_id) };
+}
+
+/** Validates a `tts-stream.php` body: the same fields plus `format`. */
+export function parseStreamTtsRequest(body: unknown, maxChars: number): StreamTtsRequest {
+  const request = parseTtsRequest(body, maxChars);
+  const { format } = asObject(body);
+  const parsed = parseStreamFormat(format);
+  if (!parsed) {
+    throw new ApiError('unsupported_format', `format must be one of ${streamFormatNames.join(', ')}`, {
+      param: 'format',
+    });
+  }
+  return { ...request, format: parsed };
+}
