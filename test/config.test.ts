@@ -20,3 +20,25 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('loadConfig: addresses and storage', () => {
+  it('builds the public base URL from host and port unless one is given, without a trailing slash', () => {
+    assert.equal(loadConfig({ PORT: '9000' }).publicBaseUrl, 'http://127.0.0.1:9000');
+    assert.equal(
+      loadConfig({ PUBLIC_BASE_URL: 'https://voice.example.rw/' }).publicBaseUrl,
+      'https://voice.example.rw',
+    );
+  });
+
+  it('refuses a public base URL that is not http(s), and a non-positive file lifetime', () => {
+    assert.throws(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' }), /PUBLIC_BASE_URL/);
+    assert.throws(() => loadConfig({ FILE_LIFETIME_HOURS: '0' }), /FILE_LIFETIME_HOURS/);
+  });
+
+  it('defaults to 24-hour files under ./data and the 100-characters-per-token rule', () => {
+    const config = loadConfig({});
+    assert.equal(config.fileLifetimeMs, 24 * 3_600_000);
+    assert.match(config.dataDir, /\/data$/);
+    assert.equal(config.charsPerToken, 100);
+  });
+});

@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 const root = new URL('..', import.meta.url);
+const dataDir = mkdtempSync(join(tmpdir(), 'ijwi-main-'));
 
 /** Starts the service as `npm start` does, on a free port, and resolves with its base URL. */
 function startService(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -10,8 +10,11 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { ApiError, errorBody } from './errors.ts';
+import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
+import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { type Limits, voicesRoutes } from './routes/voices.ts';
 
 export interface AppDeps {
@@ -19,6 +22,10 @@ export interface AppDeps {
   /** What must be ready for TTS requests: the engine pool first, then stores as they are added. */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   readonly limits: Limits;
+  /** Generated WAV files behind `output_url`. */
+  readonly files: GeneratedFileStore;
+  /** The TTS endpoints' services; the app serves only the public pages without them. */
+  readonly tts?: Pick<TtsOptions, 'pool' | 'accounts' | 'rateLimit' | 'publicBaseUrl'>;
   /** pino options, or false for no logging (tests). */
   readonly logger: false | { readonly level: string };
 }
@@ -121,5 +128,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { version: deps.version, checks: deps.healthChecks });
   await app.register(voicesRoutes, { limits: deps.limits });
+  await app.register(generatedRoutes, { store: deps.files });
+  if (deps.tts) {
+    await app.register(ttsRoutes, {
+      ...deps.tts,
+      files: deps.files,
+      fileMaxChars: deps.limits.fileMaxChars,
+      streamMaxChars: deps.limits.streamMaxChars,
+      requestsPerMinute: deps.limits.requestsPerMinute,
+    });
+  }
   return app;
 }

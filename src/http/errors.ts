@@ -18,6 +18,7 @@ export const errorStatus = {
   voice_cloning_retired: 410,
   body_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   rate_limited: 429,
   internal_error: 500,
   not_ready: 503,

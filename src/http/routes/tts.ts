@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
+import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
@@ -49,17 +50,12 @@ export interface TtsAccounts {
   ): Promise<{ readonly ok: true; readonly billing: BillingOutcome } | InsufficientTokens>;
 }
 
-export interface GeneratedFiles {
-  save(bytes: Uint8Array): Promise<{ readonly id: string }>;
-  delete(id: string): Promise<void>;
-}
-
 export interface TtsOptions {
   /** The engine pool once it is warm; undefined while it starts. */
   readonly pool: () => EnginePool | undefined;
   readonly accounts: TtsAccounts;
   readonly rateLimit: RateLimitStore;
-  readonly files: GeneratedFiles;
+  readonly files: GeneratedFileStore;
   readonly publicBaseUrl: string;
   readonly fileMaxChars: number;
   readonly streamMaxChars: number;

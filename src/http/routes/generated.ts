@@ -1,0 +1,107 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { GeneratedFileStore, StoredFile } from '../../store/files/file-store.ts';
+import { parseByteRange } from '../byte-range.ts';
+import { ApiError } from '../errors.ts';
+
+export interface GeneratedOptions {
+  readonly store: GeneratedFileStore;
+}
+
+const PATH = '/generated/:file';
+// Loose on purpose: the store checks the id's exact shape before it builds any path.
+const FILE_NAME = /^audio_([^/]+)\.wav$/;
+const ALLOW = 'GET, HEAD';
+
+/**
+ * One 404, word for word, for a malformed, unknown or expired id, so that probing ids learns
+ * nothing; the message names both causes the user can act on. It does not echo the path.
+ */
+function notFound(): ApiError {
+  return new ApiError('not_found', 'no such generated file: the address is wrong or the file has expired');
+}
+
+async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<StoredFile> {
+  // No params schema: a validation error would be a 400 and would reveal which names are well formed.
+  const { file } = request.params as { file?: string };
+  const id = FILE_NAME.exec(file ?? '')?.[1];
+  const stored = id === undefined ? undefined : await store.open(id);
+  if (!stored) throw notFound();
+  return stored;
+}
+
+function setFileHeaders(reply: FastifyReply, file: StoredFile): void {
+  // A cache must not serve the file after the server has stopped serving it.
+  const maxAge = Math.max(0, Math.floor((file.expiresAt.getTime() - Date.now()) / 1000));
+  reply
+    .header('Content-Type', 'audio/wav')
+    .header('Accept-Ranges', 'bytes')
+    .header('Cache-Control', `private, max-age=${maxAge}`)
+    .header('Last-Modified', file.createdAt.toUTCString())
+    .header('X-Content-Type-Options', 'nosniff');
+}
+
+/**
+ * Whether a `Range` may be honoured given `If-Range` (RFC 9110 13.1.5). A file never changes
+ * under its id, so its Last-Modified date is a strong validator; any other value means the
+ * client's partial copy is of something else, and it gets the whole file.
+ */
+function rangeStillApplies(request: FastifyRequest, file: StoredFile): boolean {
+  const ifRange = request.headers['if-range'];
+  if (ifRange === undefined) return true;
+  if (typeof ifRange !== 'string') return false;
+  const date = Date.parse(ifRange);
+  return !Number.isNaN(date) && Math.floor(date / 1000) === Math.floor(file.createdAt.getTime() / 1000);
+}
+
+/**
+ * GET and HEAD /generated/audio_<id>.wav: the generated WAV, streamed from the store, with
+ * single byte ranges so players can seek. Other methods on the path get 405 with Allow.
+ */
+export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app, { store }) => {
+  app.route({
+    method: 'GET',
+    url: PATH,
+    // HEAD is declared below so that it never opens the file.
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      const file = await find(store, request);
+      setFileHeaders(reply, file);
+      // Range handling is defined for GET only (RFC 9110 14.2), hence not in HEAD.
+      const range = rangeStillApplies(request, file)
+        ? parseByteRange(request.headers.range, file.size)
+        : ({ kind: 'ignore' } as const);
+      if (range.kind === 'unsatisfiable') {
+        throw new ApiError('range_not_satisfiable', `the range is outside the file's ${file.size} bytes`, {
+          headers: { 'Content-Range': `bytes */${file.size}` },
+        });
+      }
+      if (range.kind === 'range') {
+        return reply
+          .status(206)
+          .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+          .header('Content-Length', String(range.end - range.start + 1))
+          .send(file.stream({ start: range.start, end: range.end }));
+      }
+      return reply.header('Content-Length', String(file.size)).send(file.stream());
+    },
+  });
+
+  app.head(PATH, async (request, reply) => {
+    const file = await find(store, request);
+    setFileHeaders(reply, file);
+    return reply.header('Content-Length', String(file.size)).send();
+  });
+
+  // The app's 405 handler matches literal paths only; a parametric path answers for itself.
+  app.route({
+    method: ['DELETE', 'PATCH', 'POST', 'PUT'],
+    url: PATH,
+    handler: async (request) => {
+      throw new ApiError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${request.url.split('?')[0] ?? ''}; use ${ALLOW}`,
+        { headers: { Allow: ALLOW } },
+      );
+    },
+  });
+};

@@ -1,0 +1,59 @@
+/** An inclusive byte range, as HTTP `Range` and `fs.createReadStream` both count. */
+export interface ByteSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A generated file found by id, still within its lifetime. */
+export interface StoredFile {
+  readonly size: number;
+  readonly createdAt: Date;
+  /** When the file stops being served; caches must not keep it longer. */
+  readonly expiresAt: Date;
+  /** Reads the file, or only `range`, without loading it into memory. */
+  stream(range?: ByteSpan): NodeJS.ReadableStream;
+}
+
+/**
+ * Where generated audio files live between synthesis and download. Ids are unguessable (at
+ * least 128 random bits) because the download URL is the only credential. An expired file is
+ * indistinguishable from one that never existed. Implementations: a folder on local disk (the
+ * embedded default); a shared store can be added for several instances.
+ */
+export interface GeneratedFileStore {
+  /** Stores the bytes under a fresh id; readers never see a partly written file. */
+  save(bytes: Uint8Array): Promise<{ id: string }>;
+  /** The file, or undefined when the id is malformed, unknown or expired. */
+  open(id: string): Promise<StoredFile | undefined>;
+  /** Removes the file if it exists; a malformed or unknown id is not an error. */
+  delete(id: string): Promise<void>;
+  /** Removes every file older than the lifetime; returns how many were removed. */
+  sweep(now?: Date): Promise<number>;
+  /** For health: true when files can be written, otherwise a short reason. */
+  check(): Promise<true | string>;
+}
+
+/**
+ * Runs `store.sweep()` every `intervalMs` until the returned function is called. The timer is
+ * unref'd so it never keeps the process alive, and a sweep that outlasts the interval is not
+ * started twice. Sweep errors go to `onError` (e.g. the logger) and do not stop the timer.
+ */
+export function startSweeper(
+  store: GeneratedFileStore,
+  intervalMs: number,
+  onError: (error: unknown) => void = () => {},
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    store
+      .sweep()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ByteSpan, GeneratedFileStore, StoredFile } from './file-store.ts';
+
+/** How long a generated file is served when no lifetime is configured: 24 hours. */
+export const DEFAULT_FILE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// 22 base62 characters carry 22 x log2(62) = 131 random bits, above the 128 the contract asks.
+const ID_LENGTH = 22;
+const ID_PATTERN = /^[0-9A-Za-z]{22}$/;
+const FILE_PATTERN = /^[0-9A-Za-z]{22}\.wav$/;
+// Temp names start with a dot, so no id can ever name one and open() never serves half a file.
+const TEMP_PATTERN = /^\.[0-9A-Za-z-]+\.tmp$/;
+
+/**
+ * A fresh file id: 22 base62 characters from the system's CSPRNG. Bytes are drawn by rejection
+ * (only values below 248 = 4 x 62 are used) so every character is equally likely.
+ */
+export function newFileId(): string {
+  let id = '';
+  while (id.length < ID_LENGTH) {
+    for (const byte of randomBytes(32)) {
+      if (byte < 248 && id.length < ID_LENGTH) id += ALPHABET.charAt(byte % 62);
+    }
+  }
+  return id;
+}
+
+/** Whether `id` has the exact shape of a file id; checked before any path is built from it. */
+export function isFileId(id: string): boolean {
+  return ID_PATTERN.test(id);
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+async function removeQuietly(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+export interface LocalFileStoreOptions {
+  /** The folder that holds the files; created if missing. Nothing else should write there. */
+  readonly dir: string;
+  /** How long a file is served after it was saved; default 24 hours. */
+  readonly lifetimeMs?: number;
+  /** The clock, for tests. */
+  readonly now?: () => Date;
+}
+
+/**
+ * The embedded default: one WAV per id in a local folder, `<id>.wav`. A save writes a dot-named
+ * temp file and renames it into place, which is atomic within one file system. A file's age is
+ * its modification time, set from the store's clock when it is saved.
+ */
+export class LocalFileStore implements GeneratedFileStore {
+  readonly #dir: string;
+  readonly #lifetimeMs: number;
+  readonly #now: () => Date;
+
+  private constructor(options: LocalFileStoreOptions) {
+    this.#dir = options.dir;
+    this.#lifetimeMs = options.lifetimeMs ?? DEFAULT_FILE_LIFETIME_MS;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Creates the folder (owner-only) if needed and returns the store over it. */
+  static async create(options: LocalFileStoreOptions): Promise<LocalFileStore> {
+    const lifetimeMs = options.lifetimeMs ?? DEFAULT_FILE_LIFETIME_MS;
+    if (!(Number.isFinite(lifetimeMs) && lifetimeMs > 0)) {
+      throw new RangeError('lifetimeMs must be a positive number of milliseconds');
+    }
+    await mkdir(options.dir, { recursive: true, mode: 0o700 });
+    return new LocalFileStore(options);
+  }
+
+  async save(bytes: Uint8Array): Promise<{ id: string }> {
+    const id = newFileId();
+    const temp = join(this.#dir, `.${id}-${randomBytes(6).toString('hex')}.tmp`);
+    const now = this.#now();
+    try {
+      // No fsync: the files are disposable, and rename alone already hides partial writes
+      // from readers; a power cut may lose a file, which the client then asks for again.
+      await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
+      await utimes(temp, now, now);
+      await rename(temp, this.#path(id));
+    } catch (error) {
+      await removeQuietly(temp).catch(() => {});
+      throw error;
+    }
+    return { id };
+  }
+
+  async open(id: string): Promise<StoredFile | undefined> {
+    if (!isFileId(id)) return undefined;
+    const path = this.#path(id);
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    if (!info.isFile()) return undefined;
+    const createdAt = info.mtime;
+    const expiresAt = new Date(createdAt.getTime() + this.#lifetimeMs);
+    if (this.#now().getTime() >= expiresAt.getTime()) {
+      await removeQuietly(path);
+      return undefined;
+    }
+    return {
+      size: info.size,
+      createdAt,
+      expiresAt,
+      // Opened lazily: a HEAD request never holds a descriptor. Once the stream has opened the
+      // file, a sweep that unlinks it does not cut the download short.
+      stream: (range?: ByteSpan) =>
+        createReadStream(path, range ? { start: range.start, end: range.end } : {}),
+    };
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!isFileId(id)) return;
+    await removeQuietly(this.#path(id));
+  }
+
+  async sweep(now: Date = this.#now()): Promise<number> {
+    const cutoff = now.getTime() - this.#lifetimeMs;
+    let removed = 0;
+    // Only names this store writes are considered, so a misconfigured folder loses nothing else.
+    for (const name of await readdir(this.#dir)) {
+      if (!FILE_PATTERN.test(name) && !TEMP_PATTERN.test(name)) continue;
+      const path = join(this.#dir, name);
+      try {
+        const info = await stat(path);
+        if (info.isFile() && info.mtime.getTime() <= cutoff && (await removeQuietly(path))) removed++;
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return removed;
+  }
+
+  async check(): Promise<true | string> {
+    const probe = join(this.#dir, `.check-${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await writeFile(probe, '', { flag: 'wx', mode: 0o600 });
+      await unlink(probe);
+      return true;
+    } catch {
+      // No path or errno in the reason: health output is public.
+      return 'not writable';
+    }
+  }
+
+  #path(id: string): string {
+    return join(this.#dir, `${id}.wav`);
+  }
+}
