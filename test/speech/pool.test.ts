@@ -107,8 +107,9 @@ describe('EnginePool', () => {
   });
 
   it('runs first clauses ahead of later ones waiting in the queue', async () => {
-    const busy = [1, 2].map(() =>
-      collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native })),
+    // One worker frees up soon and takes the head of the queue; the other stays busy for longer.
+    const busy = ['Hi.', longText].map((input) =>
+      collect(pool.synthesize({ input, voice: en.engineVoice, output: native })),
     );
     const finished: string[] = [];
     const track = (name: string, priority: number) =>

@@ -1,0 +1,95 @@
+// The ports the account and billing logic needs from a database. The store folder implements
+// them (embedded SQLite now, PostgreSQL later); nothing here knows which.
+// Times are ISO 8601 UTC strings with milliseconds, which sort the same as the instants they name.
+
+/** A customer account. */
+export interface AccountRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string | null;
+  readonly createdAt: string;
+}
+
+/** A stored API key: never the key itself, only its SHA-256 hash and a display hint. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string | null;
+  readonly hash: string;
+  readonly hint: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+export type LedgerKind = 'top_up' | 'charge' | 'free_use';
+
+/** One line of an account's ledger. `tokens` is signed: top-ups add, charges subtract, free uses 0. */
+export interface LedgerEntry {
+  readonly id: string;
+  readonly accountId: string;
+  /** 1, 2, 3... per account, in the order entries were written; newest-first listing uses it. */
+  readonly seq: number;
+  readonly kind: LedgerKind;
+  readonly tokens: number;
+  readonly characters: number | null;
+  readonly language: string | null;
+  readonly seconds: number | null;
+  readonly requestId: string | null;
+  readonly createdAt: string;
+}
+
+/** What is appended; the store assigns `accountId` (the locked account) and `seq`. */
+export type NewLedgerEntry = Omit<LedgerEntry, 'accountId' | 'seq'>;
+
+/** Totals over an account's whole ledger. */
+export interface LedgerSummary {
+  /** The sum of `tokens` over every entry: the balance, by definition. */
+  readonly balance: number;
+  readonly freeUses: number;
+}
+
+export interface AccountRepository {
+  insert(account: AccountRecord): Promise<void>;
+  find(id: string): Promise<AccountRecord | undefined>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  find(id: string): Promise<ApiKeyRecord | undefined>;
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys of an account, oldest first, revoked ones included. */
+  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Sets `revoked_at` unless already set; true when this call revoked the key. */
+  revoke(id: string, at: string): Promise<boolean>;
+  /**
+   * Sets `last_used_at = at` only when it is empty or older than `staleBefore`, as one conditional
+   * UPDATE, so concurrent requests on many instances still write at most once per interval.
+   */
+  touch(id: string, at: string, staleBefore: string): Promise<boolean>;
+}
+
+/** Ledger operations valid only while the account is locked (see `LedgerRepository.withAccountLock`). */
+export interface LockedLedger {
+  summary(): Promise<LedgerSummary>;
+  hasRequest(requestId: string): Promise<boolean>;
+  append(entry: NewLedgerEntry): Promise<LedgerEntry>;
+}
+
+export interface LedgerRepository {
+  /**
+   * Runs `work` in one transaction in which no other writer can change this account's ledger,
+   * and commits when it resolves (rolls back when it throws). SQLite: an immediate transaction
+   * (the database-wide write lock, taken before the first read). PostgreSQL: `SELECT ... FOR
+   * UPDATE` on the account row. Resolves `{ found: false }` without calling `work` when the
+   * account does not exist.
+   */
+  withAccountLock<T>(
+    accountId: string,
+    work: (ledger: LockedLedger) => Promise<T>,
+  ): Promise<{ found: true; value: T } | { found: false }>;
+  /** Unlocked totals: may be stale by the time they are used, so never decide a charge on them. */
+  summary(accountId: string): Promise<LedgerSummary>;
+  /** Newest first; `beforeSeq` pages back through older entries. */
+  list(accountId: string, options: { limit: number; beforeSeq?: number }): Promise<LedgerEntry[]>;
+}

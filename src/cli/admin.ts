@@ -1,0 +1,237 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
+import { BillingService, MINIMUM_TOP_UP } from '../accounts/billing.ts';
+import { type Database, openDatabase } from '../store/db/database.ts';
+
+const usage = `usage: npm run admin -- <command> [options]
+
+commands:
+  account create --name NAME [--email EMAIL]
+  key create --account ACCOUNT_ID [--name NAME]   prints the new key, once
+  key list --account ACCOUNT_ID
+  key revoke --key KEY_ID
+  topup --account ACCOUNT_ID --tokens N           at least ${MINIMUM_TOP_UP} tokens
+  balance --account ACCOUNT_ID
+  ledger --account ACCOUNT_ID [--limit N]         newest first, 50 by default
+
+options:
+  --db PATH    database file; default DATA_DIR/ijwi.sqlite, with DATA_DIR from the
+               environment or ./data
+
+exit status: 0 done, 1 refused or failed, 2 bad command line`;
+
+class UsageError extends Error {}
+/** A refusal the operator can act on (unknown account, top-up too small...): exit status 1. */
+class Refused extends Error {}
+
+// Every argument is checked into one of these before the database is opened, so a mistyped
+// command line never creates a database file.
+type Action =
+  | { command: 'account create'; name: string; email: string | null }
+  | { command: 'key create'; accountId: string; name: string | null }
+  | { command: 'key list'; accountId: string }
+  | { command: 'key revoke'; keyId: string }
+  | { command: 'topup'; accountId: string; tokens: number }
+  | { command: 'balance'; accountId: string }
+  | { command: 'ledger'; accountId: string; limit: number };
+
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string' },
+      name: { type: 'string' },
+      email: { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      tokens: { type: 'string' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function required(values: Values, option: 'name' | 'account' | 'key' | 'tokens'): string {
+  const value = values[option]?.trim();
+  if (!value) throw new UsageError(`give --${option}`);
+  return value;
+}
+
+function wholeNumber(text: string, option: string): number {
+  if (!/^[0-9]{1,15}$/.test(text)) throw new UsageError(`--${option} must be a whole number, got "${text}"`);
+  return Number(text);
+}
+
+function toAction(command: string, values: Values): Action {
+  switch (command) {
+    case 'account create':
+      return { command, name: required(values, 'name'), email: values.email ?? null };
+    case 'key create':
+      return { command, accountId: required(values, 'account'), name: values.name ?? null };
+    case 'key list':
+    case 'balance':
+      return { command, accountId: required(values, 'account') };
+    case 'key revoke':
+      return { command, keyId: required(values, 'key') };
+    case 'topup':
+      return {
+        command,
+        accountId: required(values, 'account'),
+        tokens: wholeNumber(required(values, 'tokens'), 'tokens'),
+      };
+    case 'ledger':
+      return {
+        command,
+        accountId: required(values, 'account'),
+        limit: values.limit === undefined ? 50 : wholeNumber(values.limit, 'limit'),
+      };
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'give a command');
+  }
+}
+
+function parseCommandLine(argv: string[]): { action: Action; db: string | undefined } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    // parseArgs reports unknown options and missing values as TypeErrors with a readable message.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.values.help) throw new UsageError('');
+  return { action: toAction(parsed.positionals.join(' '), parsed.values), db: parsed.values.db };
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+function keyRow(k: ApiKeyView): string[] {
+  return [k.id, k.name ?? '-', k.hint, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'];
+}
+
+async function run(action: Action, db: Database): Promise<string> {
+  const accounts = new AccountService(db);
+  const billing = new BillingService(db);
+  switch (action.command) {
+    case 'account create': {
+      const result = await accounts.createAccount({ name: action.name, email: action.email });
+      if (!result.ok) throw new Refused(result.message);
+      const a = result.account;
+      return `account: ${a.id}\nname: ${a.name}\nemail: ${a.email ?? '-'}\ncreated: ${a.createdAt}`;
+    }
+    case 'key create': {
+      const result = await accounts.createKey(action.accountId, { name: action.name });
+      if (!result.ok) {
+        throw new Refused(
+          result.code === 'account_not_found' ? `no account ${action.accountId}` : result.message,
+        );
+      }
+      process.stderr.write(
+        'WARNING: this is the only time the key is shown. Give it to its owner now over a\n' +
+          'secure channel; it cannot be recovered, only revoked and replaced.\n',
+      );
+      return `id: ${result.record.id}\naccount: ${action.accountId}\nhint: ${result.record.hint}\nkey: ${result.key}`;
+    }
+    case 'key list': {
+      const result = await accounts.listKeys(action.accountId);
+      if (!result.ok) throw new Refused(`no account ${action.accountId}`);
+      if (result.keys.length === 0) return `no keys for ${action.accountId}`;
+      return table(['id', 'name', 'hint', 'created', 'last used', 'revoked'], result.keys.map(keyRow));
+    }
+    case 'key revoke': {
+      const result = await accounts.revokeKey(action.keyId);
+      if (!result.ok) {
+        throw new Refused(
+          result.code === 'key_not_found'
+            ? `no key ${action.keyId}`
+            : `key ${action.keyId} is already revoked`,
+        );
+      }
+      return `revoked: ${result.key.id}\nrevoked at: ${result.key.revokedAt ?? '-'}`;
+    }
+    case 'topup': {
+      const result = await billing.topUp(action.accountId, action.tokens);
+      if (!result.ok) {
+        if (result.code === 'top_up_below_minimum') {
+          throw new Refused(`a top-up must be at least ${result.minimumTopUp} tokens, got ${action.tokens}`);
+        }
+        throw new Refused(
+          result.code === 'account_not_found' ? `no account ${action.accountId}` : result.message,
+        );
+      }
+      return `topped up: ${action.tokens}\nledger entry: ${result.entry.id}\nbalance: ${result.balance}`;
+    }
+    case 'balance': {
+      const result = await billing.balance(action.accountId);
+      if (!result.ok) throw new Refused(`no account ${action.accountId}`);
+      return `balance: ${result.balance}\nfree generations left: ${result.freeUsesRemaining}`;
+    }
+    case 'ledger': {
+      const result = await billing.listLedger(action.accountId, { limit: action.limit });
+      if (!result.ok) throw new Refused(`no account ${action.accountId}`);
+      if (result.entries.length === 0) return `no ledger entries for ${action.accountId}`;
+      return table(
+        ['seq', 'created', 'kind', 'tokens', 'chars', 'language', 'seconds', 'request'],
+        result.entries.map((e) => [
+          String(e.seq),
+          e.createdAt,
+          e.kind,
+          e.tokens > 0 ? `+${e.tokens}` : String(e.tokens),
+          e.characters === null ? '-' : String(e.characters),
+          e.language ?? '-',
+          e.seconds === null ? '-' : e.seconds.toFixed(2),
+          e.requestId ?? '-',
+        ]),
+      );
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed: { action: Action; db: string | undefined };
+  try {
+    parsed = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message) process.stderr.write(`admin: ${error.message}\n\n`);
+    process.stderr.write(`${usage}\n`);
+    return error.message ? 2 : 0;
+  }
+  // Like main.ts, a command-line entry point is a composition root, so it may read the
+  // environment; DATA_DIR is the one variable it uses.
+  const path = parsed.db ?? join(process.env.DATA_DIR || './data', 'ijwi.sqlite');
+  const db = await openDatabase(path);
+  try {
+    process.stdout.write(`${await run(parsed.action, db)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof Refused) {
+      process.stderr.write(`admin: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`admin: failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,244 @@
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type {
+  AccountRecord,
+  AccountRepository,
+  ApiKeyRecord,
+  ApiKeyRepository,
+  LedgerEntry,
+  LedgerRepository,
+  LedgerSummary,
+  LockedLedger,
+  NewLedgerEntry,
+} from '../../accounts/repositories.ts';
+import type { AccountsTable, ApiKeysTable, LedgerTable, Schema } from './schema.ts';
+
+// SQL implementations of the account ports, shared by every dialect. Rules: portable SQL only;
+// anything dialect-specific is a constructor option (see `rowLocks`), never a branch on a driver.
+
+// PostgreSQL returns SUM and COUNT as bigint, which its driver hands over as a string.
+function toNumber(value: unknown): number {
+  return value === null || value === undefined ? 0 : Number(value);
+}
+
+function toAccount(row: Selectable<AccountsTable>): AccountRecord {
+  return { id: row.id, name: row.name, email: row.email, createdAt: row.created_at };
+}
+
+function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    hash: row.hash,
+    hint: row.hint,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toLedgerEntry(row: Selectable<LedgerTable>): LedgerEntry {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    seq: toNumber(row.seq),
+    kind: row.kind,
+    tokens: toNumber(row.tokens),
+    characters: row.characters === null ? null : toNumber(row.characters),
+    language: row.language,
+    seconds: row.seconds === null ? null : toNumber(row.seconds),
+    requestId: row.request_id,
+    createdAt: row.created_at,
+  };
+}
+
+/** Accounts in SQL. */
+export class SqlAccountRepository implements AccountRepository {
+  readonly #db: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>) {
+    this.#db = db;
+  }
+
+  async insert(account: AccountRecord): Promise<void> {
+    await this.#db
+      .insertInto('accounts')
+      .values({ id: account.id, name: account.name, email: account.email, created_at: account.createdAt })
+      .execute();
+  }
+
+  async find(id: string): Promise<AccountRecord | undefined> {
+    const row = await this.#db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+}
+
+/** API keys in SQL: hashes and hints only, never a key. */
+export class SqlApiKeyRepository implements ApiKeyRepository {
+  readonly #db: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>) {
+    this.#db = db;
+  }
+
+  async insert(key: ApiKeyRecord): Promise<void> {
+    await this.#db
+      .insertInto('api_keys')
+      .values({
+        id: key.id,
+        account_id: key.accountId,
+        name: key.name,
+        hash: key.hash,
+        hint: key.hint,
+        created_at: key.createdAt,
+        last_used_at: key.lastUsedAt,
+        revoked_at: key.revokedAt,
+      })
+      .execute();
+  }
+
+  async find(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.#db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toApiKey(row);
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.#db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+    return row && toApiKey(row);
+  }
+
+  async listByAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.#db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(toApiKey);
+  }
+
+  async revoke(id: string, at: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async touch(id: string, at: string, staleBefore: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
+
+async function summarize(
+  db: Kysely<Schema> | Transaction<Schema>,
+  accountId: string,
+): Promise<LedgerSummary> {
+  const row = await db
+    .selectFrom('ledger')
+    .select([
+      sql<number>`coalesce(sum(tokens), 0)`.as('balance'),
+      sql<number>`coalesce(sum(case when kind = 'free_use' then 1 else 0 end), 0)`.as('free_uses'),
+    ])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return { balance: toNumber(row?.balance), freeUses: toNumber(row?.free_uses) };
+}
+
+class SqlLockedLedger implements LockedLedger {
+  readonly #trx: Transaction<Schema>;
+  readonly #accountId: string;
+
+  constructor(trx: Transaction<Schema>, accountId: string) {
+    this.#trx = trx;
+    this.#accountId = accountId;
+  }
+
+  summary(): Promise<LedgerSummary> {
+    return summarize(this.#trx, this.#accountId);
+  }
+
+  async hasRequest(requestId: string): Promise<boolean> {
+    const row = await this.#trx
+      .selectFrom('ledger')
+      .select('id')
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async append(entry: NewLedgerEntry): Promise<LedgerEntry> {
+    const last = await this.#trx
+      .selectFrom('ledger')
+      .select(sql<number>`coalesce(max(seq), 0)`.as('seq'))
+      .where('account_id', '=', this.#accountId)
+      .executeTakeFirst();
+    const row: Selectable<LedgerTable> = {
+      id: entry.id,
+      account_id: this.#accountId,
+      seq: toNumber(last?.seq) + 1,
+      kind: entry.kind,
+      tokens: entry.tokens,
+      characters: entry.characters,
+      language: entry.language,
+      seconds: entry.seconds,
+      request_id: entry.requestId,
+      created_at: entry.createdAt,
+    };
+    await this.#trx.insertInto('ledger').values(row).execute();
+    return toLedgerEntry(row);
+  }
+}
+
+/** Options for `SqlLedgerRepository`. */
+export interface SqlLedgerOptions {
+  /**
+   * Lock the account row with `SELECT ... FOR UPDATE` inside the transaction: true for
+   * PostgreSQL. False for SQLite, which has no row locks and is serialised by its immediate
+   * transactions instead (see sqlite-dialect.ts).
+   */
+  readonly rowLocks: boolean;
+}
+
+/** The token ledger in SQL. */
+export class SqlLedgerRepository implements LedgerRepository {
+  readonly #db: Kysely<Schema>;
+  readonly #rowLocks: boolean;
+
+  constructor(db: Kysely<Schema>, options: SqlLedgerOptions) {
+    this.#db = db;
+    this.#rowLocks = options.rowLocks;
+  }
+
+  withAccountLock<T>(
+    accountId: string,
+    work: (ledger: LockedLedger) => Promise<T>,
+  ): Promise<{ found: true; value: T } | { found: false }> {
+    return this.#db.transaction().execute(async (trx) => {
+      const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
+      const account = await (this.#rowLocks ? query.forUpdate() : query).executeTakeFirst();
+      if (account === undefined) return { found: false } as const;
+      return { found: true, value: await work(new SqlLockedLedger(trx, accountId)) } as const;
+    });
+  }
+
+  summary(accountId: string): Promise<LedgerSummary> {
+    return summarize(this.#db, accountId);
+  }
+
+  async list(accountId: string, options: { limit: number; beforeSeq?: number }): Promise<LedgerEntry[]> {
+    let query = this.#db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
+    if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
+    const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute();
+    return rows.map(toLedgerEntry);
+  }
+}

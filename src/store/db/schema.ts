@@ -1,0 +1,40 @@
+// Table shapes as kysely sees them. Column names are snake_case in the database and camelCase in
+// the records the repositories return (see the mapping functions next to each repository).
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  email: string | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string | null;
+  hash: string;
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface LedgerTable {
+  id: string;
+  account_id: string;
+  seq: number;
+  kind: 'top_up' | 'charge' | 'free_use';
+  tokens: number;
+  characters: number | null;
+  language: string | null;
+  seconds: number | null;
+  request_id: string | null;
+  created_at: string;
+}
+
+/** Every table the migrations create. */
+export interface Schema {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger: LedgerTable;
+}

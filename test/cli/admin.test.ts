@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { AccountService } from '../../src/accounts/accounts.ts';
+import { hasValidChecksum } from '../../src/accounts/keys.ts';
+import { openDatabase } from '../../src/store/db/database.ts';
+
+// The operator workflow from the API contract (Billing: "an operator credits tokens with the admin
+// command-line tool ... a top-up below 289 tokens is refused"; Authentication: keys shown once).
+
+const script = fileURLToPath(new URL('../../src/cli/admin.ts', import.meta.url));
+let dir: string;
+let dbPath: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ijwi-admin-'));
+  dbPath = join(dir, 'admin.sqlite');
+});
+
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function field(output: string, name: string): string {
+  const match = new RegExp(`^${name}: (.+)$`, 'm').exec(output);
+  assert.ok(match?.[1], `no "${name}:" line in:\n${output}`);
+  return match[1];
+}
+
+describe('admin command line', () => {
+  it('creates an account and a key, tops up and shows the balance', async () => {
+    const created = await admin(['account', 'create', '--name', 'Amahoro Clinic', '--db', dbPath]);
+    assert.equal(created.code, 0, created.stderr);
+    const accountId = field(created.stdout, 'account');
+    assert.match(accountId, /^acct_/);
+
+    const key = await admin(['key', 'create', '--account', accountId, '--name', 'reception', '--db', dbPath]);
+    assert.equal(key.code, 0, key.stderr);
+    const secret = field(key.stdout, 'key');
+    assert.ok(hasValidChecksum(secret));
+    assert.match(key.stderr, /only time the key is shown/);
+
+    const db = await openDatabase(dbPath);
+    try {
+      const auth = await new AccountService(db).authenticate(secret);
+      assert.deepEqual(auth, { ok: true, accountId, keyId: field(key.stdout, 'id') });
+    } finally {
+      await db.close();
+    }
+
+    const listed = await admin(['key', 'list', '--account', accountId, '--db', dbPath]);
+    assert.equal(listed.code, 0);
+    assert.ok(listed.stdout.includes(field(key.stdout, 'hint')));
+    assert.ok(!listed.stdout.includes(secret), 'the key is never shown again');
+
+    const small = await admin(['topup', '--account', accountId, '--tokens', '288', '--db', dbPath]);
+    assert.equal(small.code, 1);
+    assert.match(small.stderr, /at least 289 tokens/);
+
+    const topUp = await admin(['topup', '--account', accountId, '--tokens', '300', '--db', dbPath]);
+    assert.equal(topUp.code, 0, topUp.stderr);
+    assert.equal(field(topUp.stdout, 'balance'), '300');
+
+    const balance = await admin(['balance', '--account', accountId, '--db', dbPath]);
+    assert.equal(balance.code, 0);
+    assert.equal(field(balance.stdout, 'balance'), '300');
+    assert.equal(field(balance.stdout, 'free generations left'), '5');
+
+    const ledger = await admin(['ledger', '--account', accountId, '--db', dbPath]);
+    assert.equal(ledger.code, 0);
+    assert.match(ledger.stdout, /top_up\s+\+300/);
+
+    const revoke = await admin(['key', 'revoke', '--key', field(key.stdout, 'id'), '--db', dbPath]);
+    assert.equal(revoke.code, 0, revoke.stderr);
+    const again = await admin(['key', 'revoke', '--key', field(key.stdout, 'id'), '--db', dbPath]);
+    assert.equal(again.code, 1);
+  });
+
+  it('puts the database in DATA_DIR when no --db is given', async () => {
+    const dataDir = join(dir, 'data-dir');
+    const created = await admin(['account', 'create', '--name', 'Env Test'], { DATA_DIR: dataDir });
+    assert.equal(created.code, 0, created.stderr);
+    assert.ok(existsSync(join(dataDir, 'ijwi.sqlite')));
+  });
+
+  it('exits 1 for an unknown account and 2 for a bad command line, without creating a database', async () => {
+    const unknown = await admin(['balance', '--account', 'acct_nobody', '--db', dbPath]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no account acct_nobody/);
+
+    const untouched = join(dir, 'never.sqlite');
+    for (const args of [
+      ['frobnicate'],
+      ['topup', '--acount', 'x'],
+      ['topup', '--account', 'x', '--tokens', '2.5'],
+    ]) {
+      const result = await admin([...args, '--db', untouched]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /usage: npm run admin/);
+    }
+    assert.ok(!existsSync(untouched));
+  });
+});
