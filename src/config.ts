@@ -31,6 +31,10 @@ export type Config = Readonly<{
   publicBaseUrl: string;
   /** Absolute; holds the SQLite database and the generated files. */
   dataDir: string;
+  /** The embedded SQLite database, inside the data directory. */
+  databaseFile: string;
+  /** Generated WAV files, inside the data directory. */
+  generatedDir: string;
   fileLifetimeMs: number;
   /** Engine worker threads; default: one per core. */
   poolSize: number;
@@ -59,6 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: data.HOST,
     publicBaseUrl: (data.PUBLIC_BASE_URL ?? localUrl).replace(/\/+$/, ''),
     dataDir: resolve(data.DATA_DIR),
+    databaseFile: resolve(data.DATA_DIR, 'ijwi.sqlite'),
+    generatedDir: resolve(data.DATA_DIR, 'generated'),
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,
     charsPerToken: data.CHARS_PER_TOKEN,

@@ -1,17 +1,22 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { AccountService } from './accounts/accounts.ts';
+import { BillingService } from './accounts/billing.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { EnginePool } from './speech/pool.ts';
 import { voices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
+import { openDatabase } from './store/db/database.ts';
 import { startSweeper } from './store/files/file-store.ts';
 import { LocalFileStore } from './store/files/local-file-store.ts';
+import { MemoryRateLimitStore } from './store/rate-limit/memory-rate-limit-store.ts';
 
 // The composition root: config -> adapters -> app -> listen, and a graceful shutdown.
 
 const SHUTDOWN_GRACE_MS = 15_000;
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+// Fixed by the API contract.
+const API_LIMITS = { fileMaxChars: 10_000, streamMaxChars: 4_000, requestsPerMinute: 30 } as const;
 
 function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -30,16 +35,28 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  const files = await LocalFileStore.create({
-    dir: join(config.dataDir, 'generated'),
-    lifetimeMs: config.fileLifetimeMs,
-  });
+  const db = await openDatabase(config.databaseFile);
+  const files = await LocalFileStore.create({ dir: config.generatedDir, lifetimeMs: config.fileLifetimeMs });
+  const rateLimit = new MemoryRateLimitStore();
   let pool: EnginePool | undefined;
   const app = await buildApp({
     version: readVersion(),
-    healthChecks: { engine: () => (pool?.ready ? true : 'warming up'), storage: () => files.check() },
-    limits: { fileMaxChars: 10_000, streamMaxChars: 4_000, requestsPerMinute: 30 },
+    healthChecks: {
+      engine: () => (pool?.ready ? true : 'warming up'),
+      database: () => db.ping(),
+      rate_limit: () => rateLimit.check(),
+      storage: () => files.check(),
+    },
+    limits: API_LIMITS,
     files,
+    tts: {
+      pool: () => pool,
+      accounts: new AccountService({ accounts: db.accounts, keys: db.keys }),
+      billing: new BillingService({ accounts: db.accounts, ledger: db.ledger }),
+      charsPerToken: config.charsPerToken,
+      rateLimit,
+      publicBaseUrl: config.publicBaseUrl,
+    },
     logger: { level: config.logLevel },
   });
   const stopSweeper = startSweeper(files, SWEEP_INTERVAL_MS, (err) =>
@@ -64,6 +81,7 @@ async function main(): Promise<void> {
     stopSweeper();
     await app.close();
     await pool?.close();
+    await db.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP } from '../accounts/billing.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
@@ -208,9 +208,16 @@ async function main(): Promise<number> {
     process.stderr.write(`${usage}\n`);
     return error.message ? 2 : 0;
   }
-  // Like main.ts, a command-line entry point is a composition root, so it may read the
-  // environment; DATA_DIR is the one variable it uses.
-  const path = parsed.db ?? join(process.env.DATA_DIR || './data', 'ijwi.sqlite');
+  let path = parsed.db;
+  if (path === undefined) {
+    try {
+      path = loadConfig().databaseFile;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      process.stderr.write(`admin: ${error.message}\n`);
+      return 2;
+    }
+  }
   const db = await openDatabase(path);
   try {
     process.stdout.write(`${await run(parsed.action, db)}\n`);

@@ -14,6 +14,7 @@ import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
+import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { type Limits, voicesRoutes } from './routes/voices.ts';
 
@@ -25,7 +26,10 @@ export interface AppDeps {
   /** Generated WAV files behind `output_url`. */
   readonly files: GeneratedFileStore;
   /** The TTS endpoints' services; the app serves only the public pages without them. */
-  readonly tts?: Pick<TtsOptions, 'pool' | 'accounts' | 'rateLimit' | 'publicBaseUrl'>;
+  readonly tts?: Pick<
+    TtsOptions,
+    'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl'
+  >;
   /** pino options, or false for no logging (tests). */
   readonly logger: false | { readonly level: string };
 }
@@ -129,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { version: deps.version, checks: deps.healthChecks });
   await app.register(voicesRoutes, { limits: deps.limits });
   await app.register(generatedRoutes, { store: deps.files });
+  await app.register(retiredRoutes);
   if (deps.tts) {
     await app.register(ttsRoutes, {
       ...deps.tts,

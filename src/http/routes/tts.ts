@@ -1,4 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountService } from '../../accounts/accounts.ts';
+import {
+  type BillingOutcome,
+  type BillingService,
+  type CommitChargeResult,
+  type InsufficientTokens,
+  type PrecheckResult,
+  tokensFor,
+} from '../../accounts/billing.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
@@ -8,52 +17,18 @@ import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
 import { parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
 
-/** The billing outcome the API reports, field names as the contract fixes them. */
-export interface BillingOutcome {
-  readonly kinyarwanda_free: boolean;
-  readonly api_usage: boolean;
-  readonly tokens_charged: number;
-  readonly token_balance: number;
-  readonly free_uses_remaining: number;
-}
-
-export interface InsufficientTokens {
-  readonly ok: false;
-  readonly code: 'insufficient_tokens';
-  readonly balance: number;
-  readonly needed: number;
-  readonly minimumTopUp: number;
-}
-
-export interface Charge {
-  readonly tokens: number;
-  readonly seconds: number;
-  readonly characters: number;
-  readonly language: string;
-  readonly requestId: string;
-}
-
-/** What the TTS routes need from accounts and billing. */
-export interface TtsAccounts {
-  authenticate(
-    key: string,
-  ): Promise<
-    { readonly ok: true; readonly accountId: string; readonly keyId: string } | { readonly ok: false }
-  >;
-  tokensFor(input: string): number;
-  /** A cheap, non-binding check that refuses early what would surely be refused at commit. */
-  precheck(accountId: string, tokens: number, seconds: number): Promise<InsufficientTokens | undefined>;
-  /** The one atomic decision: free use, tokens, or refusal. */
-  commitCharge(
-    accountId: string,
-    charge: Charge,
-  ): Promise<{ readonly ok: true; readonly billing: BillingOutcome } | InsufficientTokens>;
-}
+/** What the TTS routes need from accounts: who a key belongs to. */
+export type TtsAccounts = Pick<AccountService, 'authenticate'>;
+/** What the TTS routes need from billing: an early refusal and the one atomic charge. */
+export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge'>;
 
 export interface TtsOptions {
   /** The engine pool once it is warm; undefined while it starts. */
   readonly pool: () => EnginePool | undefined;
   readonly accounts: TtsAccounts;
+  readonly billing: TtsBilling;
+  /** The token rule: 1 token per started `charsPerToken` characters. */
+  readonly charsPerToken: number;
   readonly rateLimit: RateLimitStore;
   readonly files: GeneratedFileStore;
   readonly publicBaseUrl: string;
@@ -81,6 +56,21 @@ function insufficient(refusal: InsufficientTokens): ApiError {
       },
     },
   );
+}
+
+/** A refused precheck or charge as the error the client gets. */
+function refusalError(refusal: Exclude<PrecheckResult | CommitChargeResult, { ok: true }>): ApiError {
+  switch (refusal.code) {
+    case 'insufficient_tokens':
+      return insufficient(refusal);
+    case 'account_not_found':
+      // The key was valid a moment ago: its account has since been removed.
+      return new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    case 'duplicate_request':
+      throw new Error('a request id was charged twice');
+  }
 }
 
 const nothingToSay = () =>
@@ -143,9 +133,11 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   };
 
   const precheck = async (accountId: string, tts: TtsRequest, seconds: number) => {
-    const tokens = options.accounts.tokensFor(tts.input);
-    const refusal = await options.accounts.precheck(accountId, tokens, seconds);
-    if (refusal) throw insufficient(refusal);
+    const tokens = tokensFor(tts.input, options.charsPerToken);
+    const outcome = await options.billing.precheck(accountId, tokens, seconds, {
+      language: tts.voice.language,
+    });
+    if (!outcome.ok) throw refusalError(outcome);
     return tokens;
   };
 
@@ -171,16 +163,17 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const audio = Buffer.concat([wavHeader(end.bytes, end.sampleRate), ...parts]);
     // Saved before the charge, deleted if the charge is refused: never a charge without a file.
     const { id } = await options.files.save(audio);
-    const charge = await options.accounts.commitCharge(accountId, {
+    const charge = await options.billing.commitCharge(accountId, {
       tokens,
       seconds: end.seconds,
       characters: tts.characters,
       language: tts.voice.language,
       requestId: request.id,
+      studio: false,
     });
     if (!charge.ok) {
       await options.files.delete(id);
-      throw insufficient(charge);
+      throw refusalError(charge);
     }
     return reply.send({
       output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
@@ -210,14 +203,15 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       const ttfaMs = Math.round(reply.elapsedTime);
       // The charge is committed when the first audio is ready and before any byte leaves:
       // a client gone before that pays nothing, and no audio is ever sent uncharged.
-      const charge = await options.accounts.commitCharge(accountId, {
+      const charge = await options.billing.commitCharge(accountId, {
         tokens,
         seconds: estimatedSeconds,
         characters: tts.characters,
         language: tts.voice.language,
         requestId: request.id,
+        studio: false,
       });
-      if (!charge.ok) throw insufficient(charge);
+      if (!charge.ok) throw refusalError(charge);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
