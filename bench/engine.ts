@@ -1,73 +1,141 @@
-import { readFile } from 'node:fs/promises';
+import { streamFormats } from '../src/speech/audio/formats.ts';
 import type { EnginePool } from '../src/speech/pool.ts';
-import type { OutputSpec } from '../src/speech/pool-protocol.ts';
-import { splitClauses } from '../src/speech/text/clauses.ts';
-import { frontEndFor } from '../src/speech/text/front-end.ts';
+import { type AudioTarget, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { findVoice } from '../src/speech/voices.ts';
-import { percentile } from './stats.ts';
+import { median } from './results.ts';
+import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
+import { type Percentiles, percentiles } from './stats.ts';
+import { benchLanguages, longText, type Turn, type Turns } from './turns.ts';
 
-export type Turns = Readonly<Record<LanguageCode, readonly string[]>>;
+// The raw engine baseline: the same texts through the same pipeline (front-end, clauses, worker
+// pool, resampling, framing) in this process, with no HTTP, accounts or sockets. Each HTTP
+// figure of the report is given as a ratio to its counterpart here.
 
-export async function loadTurns(): Promise<Turns> {
-  return JSON.parse(await readFile(new URL('./turns.json', import.meta.url), 'utf8')) as Turns;
-}
+const stream: AudioTarget = { kind: 'stream', format: streamFormats.pcm16_8k };
 
-export interface EngineResult {
+interface Spoken {
   readonly language: LanguageCode;
-  readonly turns: number;
+  /** Call -> first audio frames ready. */
+  readonly firstMs: number;
+  /** Call -> last frames ready. */
+  readonly lastMs: number;
   readonly audioSeconds: number;
-  /** Compute time over audio time, one turn at a time (lower is faster). */
-  readonly realTimeFactor: number;
-  /** The same, all turns of the language submitted at once to the whole pool. */
-  readonly poolRealTimeFactor: number;
-  readonly firstChunkMs: { readonly p50: number; readonly p95: number; readonly p99: number };
 }
 
-const output: OutputSpec = { sampleRate: 8000, encoding: 'pcm_s16le' };
-
-/** Time to first chunk and total time of one turn, clause by clause, as the pipeline runs it. */
-async function speakTurn(pool: EnginePool, language: LanguageCode, text: string) {
-  const frontEnd = frontEndFor(language);
-  const voice = findVoice(language, 0);
-  if (!voice) throw new Error(`no voice for ${language}`);
+async function speak(pool: EnginePool, turn: Turn, target: AudioTarget = stream): Promise<Spoken> {
+  const voice = findVoice(turn.language, turn.speakerId);
+  if (!voice) throw new Error(`no voice ${turn.language}/${turn.speakerId}`);
   const start = performance.now();
-  let firstChunkMs = Number.NaN;
-  let bytes = 0;
-  for (const clause of splitClauses(frontEnd.normalize(text))) {
-    for await (const chunk of pool.synthesize({
-      input: frontEnd.engineInput(clause),
-      voice: voice.engineVoice,
-      output,
-    })) {
-      if (Number.isNaN(firstChunkMs)) firstChunkMs = performance.now() - start;
-      bytes += chunk.byteLength;
-    }
+  let firstMs = Number.NaN;
+  let audioSeconds = 0;
+  for await (const event of synthesize(pool, { text: turn.text, voice, target })) {
+    if (event.type === 'audio' && Number.isNaN(firstMs)) firstMs = performance.now() - start;
+    if (event.type === 'end') audioSeconds = event.seconds;
   }
-  return { firstChunkMs, totalMs: performance.now() - start, audioSeconds: bytes / 2 / output.sampleRate };
+  return { language: turn.language, firstMs, lastMs: performance.now() - start, audioSeconds };
 }
 
-/** The raw engine baseline: turns through the worker pool with no HTTP, per language. */
-export async function benchEngine(pool: EnginePool, turns: Turns): Promise<EngineResult[]> {
-  const results: EngineResult[] = [];
-  for (const language of ['rw', 'en', 'fr'] as const) {
-    const texts = turns[language];
-    const sequential = [];
-    for (const text of texts) sequential.push(await speakTurn(pool, language, text));
-    const audioSeconds = sequential.reduce((sum, r) => sum + r.audioSeconds, 0);
-    const computeSeconds = sequential.reduce((sum, r) => sum + r.totalMs, 0) / 1000;
-    const start = performance.now();
-    await Promise.all(texts.map((text) => speakTurn(pool, language, text)));
-    const poolSeconds = (performance.now() - start) / 1000;
-    const first = sequential.map((r) => r.firstChunkMs);
-    results.push({
+export interface SequentialEngine {
+  readonly language: LanguageCode;
+  readonly calls: number;
+  readonly firstAudio: Percentiles;
+  readonly lastAudio: Percentiles;
+  readonly audioSeconds: number;
+  /** Audio seconds per second of synthesis, one turn at a time (x real time). */
+  readonly speed: number;
+}
+
+export interface BurstEngine {
+  readonly size: number;
+  readonly firstAudio: Percentiles;
+  readonly lastAudio: Percentiles;
+  readonly makespanMs: number;
+  /** Audio seconds per wall second with the whole burst in the pool (x real time); median. */
+  readonly throughput: number;
+}
+
+export interface FileEngine {
+  readonly language: LanguageCode;
+  readonly characters: number;
+  readonly audioSeconds: number;
+  /** The whole text at the voice's own rate, as the file endpoint makes it. */
+  readonly ms: Percentiles;
+}
+
+export interface EngineResults {
+  readonly sequential: readonly SequentialEngine[];
+  readonly bursts: readonly BurstEngine[];
+  readonly files: readonly FileEngine[];
+}
+
+/** Runs the baseline: a warm-up pass, one at a time, bursts, then the long file texts. */
+export async function benchEngine(
+  pool: EnginePool,
+  turns: Turns,
+  all: readonly Turn[],
+  settings: BenchSettings,
+): Promise<EngineResults> {
+  const at = (i: number): Turn => {
+    const turn = all[i % all.length];
+    if (!turn) throw new Error('no turns');
+    return turn;
+  };
+  // Warmed as the service is before its figures are taken: every turn, then a burst.
+  for (const turn of all) await speak(pool, turn);
+  await Promise.all(Array.from({ length: WARM_UP_BURST }, (_, i) => speak(pool, at(i))));
+
+  const one: Spoken[] = [];
+  for (let pass = 0; pass < settings.sequentialPasses; pass++) {
+    for (const turn of all) one.push(await speak(pool, turn));
+  }
+  const sequential = benchLanguages.map((language) => {
+    const runs = one.filter((s) => s.language === language);
+    const audioSeconds = runs.reduce((sum, s) => sum + s.audioSeconds, 0);
+    const busySeconds = runs.reduce((sum, s) => sum + s.lastMs, 0) / 1000;
+    return {
       language,
-      turns: texts.length,
+      calls: runs.length,
+      firstAudio: percentiles(runs.map((s) => s.firstMs)),
+      lastAudio: percentiles(runs.map((s) => s.lastMs)),
       audioSeconds,
-      realTimeFactor: computeSeconds / audioSeconds,
-      poolRealTimeFactor: poolSeconds / audioSeconds,
-      firstChunkMs: { p50: percentile(first, 50), p95: percentile(first, 95), p99: percentile(first, 99) },
+      speed: audioSeconds / busySeconds,
+    };
+  });
+
+  const bursts: BurstEngine[] = [];
+  for (const size of settings.burstSizes) {
+    const rounds = [];
+    for (let r = 0; r < settings.burstRepeats; r++) {
+      const start = performance.now();
+      const spoken = await Promise.all(Array.from({ length: size }, (_, i) => speak(pool, at(r * size + i))));
+      rounds.push({ spoken, makespanMs: performance.now() - start });
+    }
+    const spoken = rounds.flatMap((r) => r.spoken);
+    bursts.push({
+      size,
+      firstAudio: percentiles(spoken.map((s) => s.firstMs)),
+      lastAudio: percentiles(spoken.map((s) => s.lastMs)),
+      makespanMs: median(rounds.map((r) => r.makespanMs)),
+      throughput: median(
+        rounds.map((r) => r.spoken.reduce((sum, s) => sum + s.audioSeconds, 0) / (r.makespanMs / 1000)),
+      ),
     });
   }
-  return results;
+
+  const files: FileEngine[] = [];
+  for (const language of benchLanguages) {
+    const text = longText(turns, language, settings.fileCharacters);
+    const runs: Spoken[] = [];
+    for (let r = 0; r < settings.fileRepeats; r++) {
+      runs.push(await speak(pool, { language, text, speakerId: 0 }, { kind: 'native' }));
+    }
+    files.push({
+      language,
+      characters: [...text].length,
+      audioSeconds: runs[0]?.audioSeconds ?? 0,
+      ms: percentiles(runs.map((s) => s.lastMs)),
+    });
+  }
+  return { sequential, bursts, files };
 }

@@ -1,62 +1,106 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { fork } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { EnginePool } from '../src/speech/pool.ts';
 import { voices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
-import { benchEngine, loadTurns } from './engine.ts';
-import { printTable } from './stats.ts';
+import { benchEngine, type EngineResults } from './engine.ts';
+import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
+import type { HttpResults, LoadMessage, LoadPlan } from './results.ts';
+import { MemorySampler, prepareData, startServer } from './server.ts';
+import { benchSettings } from './settings.ts';
+import { interleave, loadTurns } from './turns.ts';
 
-// `npm run bench`: measures, prints a table and writes JSON under bench/results/. Not a test:
-// numbers depend on the machine, so they are compared as ratios within one run.
+// `npm run bench` (`-- --quick` for a short run): the raw engine baseline in this process, then
+// the service in a process of its own, driven over loopback HTTP by a load generator in a third.
+// Not a test: the figures depend on the machine and on whatever else runs on it.
 
+const ACCOUNTS = 40;
+const KEYS_PER_ACCOUNT = 25;
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const settings = benchSettings(values.quick ?? false);
 const config = loadConfig();
 const turns = await loadTurns();
-const started = performance.now();
-const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(voices) });
-const startupMs = performance.now() - started;
-try {
-  const engine = await benchEngine(pool, turns);
-  console.log(
-    `\nEngine in the worker pool (${pool.size} workers, started and warmed in ${startupMs.toFixed(0)} ms)\n`,
-  );
-  printTable(
-    [
-      'language',
-      'turns',
-      'audio s',
-      'RTF 1 stream',
-      'RTF pool',
-      'x real time',
-      '1st chunk p50 ms',
-      'p95 ms',
-      'p99 ms',
-    ],
-    engine.map((r) => [
-      r.language,
-      String(r.turns),
-      r.audioSeconds.toFixed(1),
-      r.realTimeFactor.toFixed(4),
-      r.poolRealTimeFactor.toFixed(4),
-      (1 / r.poolRealTimeFactor).toFixed(0),
-      r.firstChunkMs.p50.toFixed(1),
-      r.firstChunkMs.p95.toFixed(1),
-      r.firstChunkMs.p99.toFixed(1),
-    ]),
-  );
-  const report = {
-    date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-    poolSize: pool.size,
-    startupMs,
-    engine,
-  };
-  const dir = new URL('./results/', import.meta.url);
-  await mkdir(dir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  await writeFile(new URL(`engine-${report.date.replace(/[:.]/g, '-')}.json`, dir), json);
-  await writeFile(new URL('latest.json', dir), json);
-  console.log('\nwritten bench/results/latest.json');
-} finally {
-  await pool.close();
+const all = interleave(turns);
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+async function engineBaseline(): Promise<EngineResults> {
+  progress(`engine baseline: ${config.poolSize} workers, no HTTP`);
+  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(voices) });
+  try {
+    return await benchEngine(pool, turns, all, settings);
+  } finally {
+    await pool.close();
+  }
 }
+
+/** Runs the load generator against the service; returns its results and the memory peaks. */
+async function driveService(): Promise<{ http: HttpResults; memory: BenchReport['memory'] }> {
+  progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
+  const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
+  const server = await startServer(data.dataDir);
+  const sampler = new MemorySampler(server.pid);
+  try {
+    sampler.phase = 'idle';
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idleMb = sampler.peaks.get('idle') ?? null;
+    const child = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+    });
+    const http = await new Promise<HttpResults>((resolve, reject) => {
+      child.on('message', (message: LoadMessage) => {
+        if (message.type === 'phase') {
+          progress(`  ${message.name}`);
+          sampler.phase = message.name;
+        } else if (message.type === 'done') resolve(message.results);
+        else reject(new Error(`load generator failed: ${message.message}`));
+      });
+      child.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
+      const plan: LoadPlan = {
+        type: 'plan',
+        base: server.base,
+        keys: data.keys,
+        settings,
+        poolSize: config.poolSize,
+      };
+      child.send(plan);
+    });
+    child.kill();
+    const peakMbByPhase = Object.fromEntries([...sampler.peaks].filter(([phase]) => phase !== 'idle'));
+    return { http, memory: { idleMb, peakMbByPhase, highWaterMb: sampler.highWaterMb() ?? null } };
+  } finally {
+    sampler.stop();
+    await server.stop();
+    await rm(data.dataDir, { recursive: true, force: true });
+  }
+}
+
+const engine = await engineBaseline();
+const { http, memory } = await driveService();
+const report: BenchReport = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+  settings,
+  poolSize: config.poolSize,
+  engine,
+  http,
+  memory,
+  targets: checkTargets(engine, http, new Map(Object.entries(memory.peakMbByPhase))),
+};
+printReport(report);
+
+// A quick run's figures are for trying the bench out: they never replace the full run's.
+const dir = new URL('./results/', import.meta.url);
+const prefix = settings.quick ? 'quick-' : '';
+await mkdir(dir, { recursive: true });
+const json = `${JSON.stringify(report, null, 2)}\n`;
+if (!settings.quick) await writeFile(new URL(`bench-${report.date.replace(/[:.]/g, '-')}.json`, dir), json);
+await writeFile(new URL(`${prefix}latest.json`, dir), json);
+await writeFile(new URL(`${prefix}ttfb-vs-concurrency.svg`, dir), ttfbChart(report));
+console.log(
+  `\nwritten bench/results/${prefix}latest.json and bench/results/${prefix}ttfb-vs-concurrency.svg`,
+);

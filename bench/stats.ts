@@ -6,6 +6,36 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank] ?? Number.NaN;
 }
 
+/** The percentiles every latency in the report is given as. */
+export interface Percentiles {
+  readonly n: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export function percentiles(values: readonly number[]): Percentiles {
+  return {
+    n: values.length,
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    max: percentile(values, 100),
+  };
+}
+
+/** A number for a table cell; `-` for a missing one. */
+export function fixed(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits);
+}
+
+/** `a / b` as `1.23x`, or `-` when either is missing. */
+export function ratio(a: number | null | undefined, b: number | null | undefined): string {
+  if (a === null || a === undefined || b === null || b === undefined || !(b > 0)) return '-';
+  return `${(a / b).toFixed(2)}x`;
+}
+
 /** Prints rows as an aligned text table. */
 export function printTable(headers: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

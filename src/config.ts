@@ -2,6 +2,24 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+/**
+ * A URL of one of `protocols` (with the colon, e.g. 'redis:'). The message names what is allowed
+ * and never echoes the value, which may hold a password.
+ */
+function serviceUrl(protocols: readonly string[], what: string) {
+  const allowed = protocols.map((p) => `${p}//`).join(' or ');
+  return z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${allowed} URL for ${what}` },
+  );
+}
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   // Loopback by default: expose the service through a reverse proxy, or set HOST=0.0.0.0.
@@ -9,6 +27,12 @@ const schema = z.object({
   // The address clients reach the service at; output_url is built from it.
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Unset: the embedded SQLite file in DATA_DIR. Set: PostgreSQL, shared by every instance. An
+  // empty value is an error, not "unset": silently falling back to a per-instance file would split
+  // the ledger between instances.
+  DATABASE_URL: serviceUrl(['postgres:', 'postgresql:'], 'PostgreSQL').optional(),
+  // Unset: the in-process rate limit (one instance). Set: Redis, shared by every instance.
+  REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'Redis').optional(),
   FILE_LIFETIME_HOURS: z.coerce
     .number()
     .positive()
@@ -29,10 +53,15 @@ export type Config = Readonly<{
   host: string;
   /** Without a trailing slash. */
   publicBaseUrl: string;
-  /** Absolute; holds the SQLite database and the generated files. */
+  /** Absolute; holds the SQLite database (when no DATABASE_URL is set) and the generated files. */
   dataDir: string;
-  /** The embedded SQLite database, inside the data directory. */
-  databaseFile: string;
+  /**
+   * The database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite file inside the
+   * data directory. The URL may carry a password: never log it.
+   */
+  database: Readonly<{ kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }>;
+  /** The shared rate-limit store, or null for the in-process one. May carry a password: never log it. */
+  redisUrl: string | null;
   /** Generated WAV files, inside the data directory. */
   generatedDir: string;
   fileLifetimeMs: number;
@@ -63,7 +92,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: data.HOST,
     publicBaseUrl: (data.PUBLIC_BASE_URL ?? localUrl).replace(/\/+$/, ''),
     dataDir: resolve(data.DATA_DIR),
-    databaseFile: resolve(data.DATA_DIR, 'ijwi.sqlite'),
+    database: Object.freeze(
+      data.DATABASE_URL === undefined
+        ? { kind: 'sqlite' as const, file: resolve(data.DATA_DIR, 'ijwi.sqlite') }
+        : { kind: 'postgres' as const, url: data.DATABASE_URL },
+    ),
+    redisUrl: data.REDIS_URL ?? null,
     generatedDir: resolve(data.DATA_DIR, 'generated'),
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,

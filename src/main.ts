@@ -1,15 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
+import { SessionService } from './accounts/sessions.ts';
+import { UserService } from './accounts/users.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { EnginePool } from './speech/pool.ts';
 import { voices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
 import { openDatabase } from './store/db/database.ts';
+import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
 import { LocalFileStore } from './store/files/local-file-store.ts';
+import {
+  type FailOpenChange,
+  FailOpenRateLimitStore,
+} from './store/rate-limit/fail-open-rate-limit-store.ts';
 import { MemoryRateLimitStore } from './store/rate-limit/memory-rate-limit-store.ts';
+import type { RateLimitStore } from './store/rate-limit/rate-limit-store.ts';
+import { RedisRateLimitStore } from './store/rate-limit/redis-rate-limit-store.ts';
+import { connectRedis } from './store/redis-connection.ts';
 
 // The composition root: config -> adapters -> app -> listen, and a graceful shutdown.
 
@@ -35,10 +45,23 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  const db = await openDatabase(config.databaseFile);
+  const db = await openDatabase(config.database);
   const files = await LocalFileStore.create({ dir: config.generatedDir, lifetimeMs: config.fileLifetimeMs });
-  const rateLimit = new MemoryRateLimitStore();
+  // With Redis the limit is shared by all instances; when Redis is down it fails open to
+  // per-instance limits and health says so (the decided design). Switches are logged once the
+  // logger exists.
+  const redis = config.redisUrl === null ? undefined : connectRedis(config.redisUrl);
+  let reportRateLimit = (_change: FailOpenChange): void => {};
+  const rateLimit: RateLimitStore =
+    redis === undefined
+      ? new MemoryRateLimitStore()
+      : new FailOpenRateLimitStore(new RedisRateLimitStore(redis), new MemoryRateLimitStore(), {
+          onChange: (change) => reportRateLimit(change),
+        });
   let pool: EnginePool | undefined;
+  const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
+  const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const { users, sessions } = webRepositories(db.kysely);
   const app = await buildApp({
     version: readVersion(),
     healthChecks: {
@@ -51,14 +74,28 @@ async function main(): Promise<void> {
     files,
     tts: {
       pool: () => pool,
-      accounts: new AccountService({ accounts: db.accounts, keys: db.keys }),
-      billing: new BillingService({ accounts: db.accounts, ledger: db.ledger }),
+      accounts,
+      billing,
       charsPerToken: config.charsPerToken,
       rateLimit,
       publicBaseUrl: config.publicBaseUrl,
     },
+    web: {
+      users: new UserService({ users }),
+      sessions: new SessionService({ sessions }),
+      accounts,
+      billing,
+    },
     logger: { level: config.logLevel },
   });
+  reportRateLimit = (change) => {
+    if (change.shared) app.log.info('rate limit: shared store reachable again');
+    else app.log.warn({ reason: change.reason }, 'rate limit: shared store unreachable; per-instance limits');
+  };
+  app.log.info(
+    { database: config.database.kind, rateLimit: redis === undefined ? 'in-process' : 'redis' },
+    'stores opened',
+  );
   const stopSweeper = startSweeper(files, SWEEP_INTERVAL_MS, (err) =>
     app.log.error({ err }, 'file sweep failed'),
   );
@@ -82,6 +119,7 @@ async function main(): Promise<void> {
     await app.close();
     await pool?.close();
     await db.close();
+    redis?.disconnect();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

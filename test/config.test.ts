@@ -42,3 +42,39 @@ describe('loadConfig: addresses and storage', () => {
     assert.equal(config.charsPerToken, 100);
   });
 });
+
+describe('loadConfig: shared stores', () => {
+  it('defaults to the embedded SQLite file in DATA_DIR and the in-process rate limit', () => {
+    const config = loadConfig({ DATA_DIR: '/srv/ijwi' });
+    assert.deepEqual(config.database, { kind: 'sqlite', file: '/srv/ijwi/ijwi.sqlite' });
+    assert.equal(config.redisUrl, null);
+    assert.ok(Object.isFrozen(config.database));
+  });
+
+  it('takes PostgreSQL from DATABASE_URL and Redis from REDIS_URL, under either scheme name', () => {
+    for (const url of ['postgres://ijwi:pw@db.internal:5432/ijwi', 'postgresql://db.internal/ijwi']) {
+      assert.deepEqual(loadConfig({ DATABASE_URL: url }).database, { kind: 'postgres', url });
+    }
+    for (const url of ['redis://cache.internal:6379/0', 'rediss://:pw@cache.internal:6380']) {
+      assert.equal(loadConfig({ REDIS_URL: url }).redisUrl, url);
+    }
+  });
+
+  it('refuses other schemes, non-URLs and empty values, naming what is allowed and never the value', () => {
+    const bad = { DATABASE_URL: 'mysql://root:hunter2@db/ijwi', REDIS_URL: 'hunter2' };
+    assert.throws(
+      () => loadConfig(bad),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.problems, [
+          'DATABASE_URL: must be a postgres:// or postgresql:// URL for PostgreSQL',
+          'REDIS_URL: must be a redis:// or rediss:// URL for Redis',
+        ]);
+        assert.ok(!error.message.includes('hunter2'));
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ DATABASE_URL: '' }), /DATABASE_URL: must be a postgres:\/\//);
+    assert.throws(() => loadConfig({ REDIS_URL: '' }), /REDIS_URL: must be a redis:\/\//);
+  });
+});

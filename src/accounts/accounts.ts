@@ -55,6 +55,23 @@ export interface AccountServiceDeps {
   readonly now?: () => Date;
 }
 
+/**
+ * A new account record with its id, after checking the name (1-200 characters) and the optional
+ * email; nothing is stored. For callers that store the account together with something else.
+ */
+export function buildAccount(input: { name: string; email?: string | null }, now: Date): CreateAccountResult {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+    return { ok: false, code: 'invalid_name', message: `name must be 1 to ${MAX_NAME_LENGTH} characters` };
+  }
+  const email = input.email?.trim() || null;
+  // Deliberately loose: a confirmation mail is the only real check of an address.
+  if (email !== null && (email.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email))) {
+    return { ok: false, code: 'invalid_email', message: 'email must look like name@example.org' };
+  }
+  return { ok: true, account: { id: newId('acct'), name, email, createdAt: now.toISOString() } };
+}
+
 function toView(record: ApiKeyRecord): ApiKeyView {
   return {
     id: record.id,
@@ -81,18 +98,9 @@ export class AccountService {
 
   /** Creates an account with a display name (1-200 characters) and an optional contact email. */
   async createAccount(input: { name: string; email?: string | null }): Promise<CreateAccountResult> {
-    const name = input.name.trim();
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-      return { ok: false, code: 'invalid_name', message: `name must be 1 to ${MAX_NAME_LENGTH} characters` };
-    }
-    const email = input.email?.trim() || null;
-    // Deliberately loose: a confirmation mail is the only real check of an address.
-    if (email !== null && (email.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email))) {
-      return { ok: false, code: 'invalid_email', message: 'email must look like name@example.org' };
-    }
-    const account: AccountRecord = { id: newId('acct'), name, email, createdAt: this.#now().toISOString() };
-    await this.#accounts.insert(account);
-    return { ok: true, account };
+    const built = buildAccount(input, this.#now());
+    if (built.ok) await this.#accounts.insert(built.account);
+    return built;
   }
 
   /** The account with this id, or undefined. */

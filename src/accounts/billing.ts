@@ -3,6 +3,8 @@ import type { AccountRepository, LedgerEntry, LedgerRepository, LedgerSummary } 
 
 /** The smallest top-up, in tokens (fixed by the contract; 0.04 USD per token). */
 export const MINIMUM_TOP_UP = 289;
+/** The price reference of one token, in US cents (fixed by the contract: 0.04 USD). */
+export const TOKEN_PRICE_US_CENTS = 4;
 /** Free generations each account starts with. */
 export const FREE_GENERATIONS = 5;
 /** A generation uses a free one only when its audio is shorter than this. */

@@ -1,5 +1,5 @@
 // The ports the account and billing logic needs from a database. The store folder implements
-// them (embedded SQLite now, PostgreSQL later); nothing here knows which.
+// them (embedded SQLite, or PostgreSQL for several instances); nothing here knows which.
 // Times are ISO 8601 UTC strings with milliseconds, which sort the same as the instants they name.
 
 /** A customer account. */

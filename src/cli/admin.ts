@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP } from '../accounts/billing.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { type Database, openDatabase } from '../store/db/database.ts';
+import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
 
@@ -16,8 +16,9 @@ commands:
   ledger --account ACCOUNT_ID [--limit N]         newest first, 50 by default
 
 options:
-  --db PATH    database file; default DATA_DIR/ijwi.sqlite, with DATA_DIR from the
-               environment or ./data
+  --db PATH    an SQLite database file; default: the service's database, that is
+               DATABASE_URL when set, else DATA_DIR/ijwi.sqlite (DATA_DIR from the
+               environment or ./data)
 
 exit status: 0 done, 1 refused or failed, 2 bad command line`;
 
@@ -208,17 +209,20 @@ async function main(): Promise<number> {
     process.stderr.write(`${usage}\n`);
     return error.message ? 2 : 0;
   }
-  let path = parsed.db;
-  if (path === undefined) {
+  // The same database the service uses, from the same configuration, unless --db names a file.
+  let source: DatabaseSource;
+  if (parsed.db !== undefined) {
+    source = { kind: 'sqlite', file: parsed.db };
+  } else {
     try {
-      path = loadConfig().databaseFile;
+      source = loadConfig().database;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       process.stderr.write(`admin: ${error.message}\n`);
       return 2;
     }
   }
-  const db = await openDatabase(path);
+  const db = await openDatabase(source);
   try {
     process.stdout.write(`${await run(parsed.action, db)}\n`);
     return 0;

@@ -10,13 +10,27 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { ApiError, errorBody } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { type Limits, voicesRoutes } from './routes/voices.ts';
+import { type WebServices, webPlugin } from './web.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * `performance.now()` when the request arrived, for timings the API reports (X-Voice-Ttfa-Ms).
+     * Fastify's own `reply.elapsedTime` is not used for them: it reads 0 when logging is off.
+     */
+    arrivedAt: number;
+  }
+}
 
 export interface AppDeps {
   readonly version: string;
@@ -30,6 +44,8 @@ export interface AppDeps {
     TtsOptions,
     'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl'
   >;
+  /** The website's services (sign-up, sessions, keys, usage); with `tts`, they add the web pages. */
+  readonly web?: WebServices;
   /** pino options, or false for no logging (tests). */
   readonly logger: false | { readonly level: string };
 }
@@ -99,6 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
   });
+  // Fastify parses text/plain by default, which would turn a plain-text body into a 400 about a
+  // missing field; the API takes JSON only, so such a body is a 415 like any other non-JSON type.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -109,7 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) methods.add(method);
     methodsByPath.set(route.url, methods);
   });
+  app.decorateRequest('arrivedAt', 0);
   app.addHook('onRequest', async (request, reply) => {
+    request.arrivedAt = performance.now();
     reply.header('X-Request-Id', request.id);
   });
 
@@ -130,10 +151,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(new ApiError('not_found', `nothing at ${path}`), request, reply);
   });
 
+  // The document builder sees only the routes registered after it.
+  await registerOpenApi(app, { version: deps.version, publicBaseUrl: deps.tts?.publicBaseUrl });
   await app.register(healthRoutes, { version: deps.version, checks: deps.healthChecks });
-  await app.register(voicesRoutes, { limits: deps.limits });
+  await app.register(voicesRoutes, {
+    limits: deps.limits,
+    charsPerToken: deps.tts?.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,
+  });
   await app.register(generatedRoutes, { store: deps.files });
   await app.register(retiredRoutes);
+  await app.register(openApiRoutes);
   if (deps.tts) {
     await app.register(ttsRoutes, {
       ...deps.tts,
@@ -142,6 +169,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streamMaxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
     });
+    if (deps.web) {
+      await app.register(webPlugin, {
+        ...deps.web,
+        pool: deps.tts.pool,
+        rateLimit: deps.tts.rateLimit,
+        charsPerToken: deps.tts.charsPerToken,
+        publicBaseUrl: deps.tts.publicBaseUrl,
+        requestsPerMinute: deps.limits.requestsPerMinute,
+        studioMaxChars: deps.limits.streamMaxChars,
+      });
+    }
   }
   return app;
 }

@@ -24,7 +24,22 @@ export const errorStatus = {
   not_ready: 503,
 } as const;
 
+/**
+ * Codes of the website's own JSON endpoint (the studio), apart from the API's table so that
+ * the API's documented codes stay the API's: no session (signed out, expired), and a request
+ * that did not come from the studio page (another site, or no anti-forgery token).
+ */
+export const webErrorStatus = {
+  not_signed_in: 401,
+  forbidden: 403,
+} as const;
+
+/** A code of the API. */
 export type ErrorCode = keyof typeof errorStatus;
+/** A code of the website's studio endpoint only. */
+export type WebErrorCode = keyof typeof webErrorStatus;
+
+const statusOf: Readonly<Record<ErrorCode | WebErrorCode, number>> = { ...errorStatus, ...webErrorStatus };
 
 export interface ApiErrorOptions {
   /** The request field at fault, when there is one. */
@@ -39,18 +54,18 @@ export class ApiError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | WebErrorCode,
     message: string,
     readonly options: ApiErrorOptions = {},
   ) {
     super(message);
-    this.status = errorStatus[code];
+    this.status = statusOf[code];
   }
 }
 
 export interface ErrorBody {
   readonly error: {
-    readonly code: ErrorCode;
+    readonly code: ErrorCode | WebErrorCode;
     readonly message: string;
     readonly param: string | null;
     readonly request_id: string;

@@ -1,4 +1,5 @@
 import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
+import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
 import { ApiError } from './errors.ts';
 
@@ -15,9 +16,25 @@ export interface StreamTtsRequest extends TtsRequest {
   readonly format: StreamFormat;
 }
 
-// Fields of the retired voice-cloning feature: a request carrying one gets 410, not a silent
-// default voice, so that a client that still relies on cloning finds out.
-const CLONING_FIELDS = ['speaker_wav', 'reference_audio', 'voice_sample'] as const;
+// The rules below are also what the OpenAPI document states (schemas/tts.ts builds it from the
+// constants exported here), so a rule changed here changes the document with it.
+
+/**
+ * Fields of the retired voice-cloning feature: a request carrying one gets 410, not a silent
+ * default voice, so that a client that still relies on cloning finds out.
+ */
+export const CLONING_FIELDS = ['speaker_wav', 'reference_audio', 'voice_sample'] as const;
+
+export type CloningField = (typeof CLONING_FIELDS)[number];
+
+/** The language of a request that names none. */
+export const DEFAULT_LANGUAGE: LanguageCode = 'rw';
+
+/** The speaker ids a language accepts: every id from `min` to `max`. */
+export function speakerIdRange(language: LanguageCode): { readonly min: number; readonly max: number } {
+  const ids = voicesOf(language).map((v) => v.speakerId);
+  return { min: Math.min(...ids), max: Math.max(...ids) };
+}
 
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -44,15 +61,15 @@ function parseInput(value: unknown, maxChars: number): { input: string; characte
 
 function parseVoice(languageValue: unknown, speakerValue: unknown): Voice {
   const codes = languages.map((l) => l.code);
-  const language = languageValue ?? 'rw';
+  const language = languageValue ?? DEFAULT_LANGUAGE;
   if (typeof language !== 'string' || !(codes as string[]).includes(language)) {
     throw new ApiError('unsupported_language', `language must be one of ${codes.join(', ')}`, {
       param: 'language',
     });
   }
   const known = languages.find((l) => l.code === language);
-  const ids = voicesOf(known?.code ?? 'rw').map((v) => v.speakerId);
-  const range = `${Math.min(...ids)}-${Math.max(...ids)}`;
+  const { min, max } = speakerIdRange(known?.code ?? DEFAULT_LANGUAGE);
+  const range = `${min}-${max}`;
   // Clients of the original service sent speaker_id as a string of digits: accepted too.
   const raw = speakerValue ?? known?.defaultSpeakerId ?? 0;
   const speakerId = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : raw;

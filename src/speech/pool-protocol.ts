@@ -6,6 +6,21 @@ export interface OutputSpec {
   readonly encoding: 'pcm_s16le' | 'mulaw' | 'alaw';
 }
 
+/** Bytes of one second of `output`. */
+export function bytesPerSecond(output: OutputSpec): number {
+  return output.sampleRate * (output.encoding === 'pcm_s16le' ? 2 : 1);
+}
+
+/**
+ * When a running job may give its worker up to a more urgent one, in bytes it has delivered:
+ * from `fromBytes` (its listener then has that much audio to play while it waits) up to
+ * `untilBytes` (beyond, speaking the start again on resumption would cost too much).
+ */
+export interface YieldWindow {
+  readonly fromBytes: number;
+  readonly untilBytes: number;
+}
+
 /** Messages from the pool to a worker, keyed by job id. */
 export type ToWorker =
   | {
@@ -14,6 +29,14 @@ export type ToWorker =
       readonly input: string;
       readonly voice: EngineVoice;
       readonly output: OutputSpec;
+      /**
+       * Bytes an earlier, interrupted run of this job already delivered. The engine cannot
+       * resume mid-clause, so the worker speaks the clause again and drops these: synthesis is
+       * deterministic, so what follows joins them exactly.
+       */
+      readonly skip: number;
+      /** Absent: the job runs to its end. */
+      readonly yieldWindow?: YieldWindow;
     }
   | {
       readonly type: 'phonemes';
@@ -27,6 +50,8 @@ export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'chunk'; readonly jobId: number; readonly bytes: Uint8Array }
   | { readonly type: 'done'; readonly jobId: number; readonly text?: string }
+  /** The job stopped at the pool's request after delivering `delivered` bytes in all. */
+  | { readonly type: 'yielded'; readonly jobId: number; readonly delivered: number }
   | { readonly type: 'error'; readonly jobId: number; readonly message: string };
 
 /**
@@ -38,8 +63,16 @@ export interface WarmUpPlan {
   readonly outputs: readonly OutputSpec[];
 }
 
-/** Data each worker is started with. `cancel[0]` holds the id of a job to stop. */
+/** `WorkerData.control[CONTROL_CANCEL]`: the id of a job to stop. */
+export const CONTROL_CANCEL = 0;
+/** `WorkerData.control[CONTROL_YIELD]`: the id of a job to interrupt within its yield window. */
+export const CONTROL_YIELD = 1;
+
+/**
+ * Data each worker is started with. `control` is shared memory, read between engine chunks:
+ * the engine blocks the worker's thread while it speaks, so no message could reach it then.
+ */
 export interface WorkerData {
-  readonly cancel: Int32Array;
+  readonly control: Int32Array;
   readonly warmUp: WarmUpPlan;
 }

@@ -2,17 +2,32 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createStreamEncoderCache } from './audio/encoder.ts';
 import type { EngineId, EngineVoice, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
-import type { FromWorker, OutputSpec, ToWorker, WorkerData } from './pool-protocol.ts';
+import {
+  bytesPerSecond,
+  CONTROL_CANCEL,
+  CONTROL_YIELD,
+  type FromWorker,
+  type OutputSpec,
+  type ToWorker,
+  type WorkerData,
+} from './pool-protocol.ts';
 
 // One engine pool thread: its own engine instances and resamplers, one job at a time. The
 // engine blocks this thread while it speaks, so cancellation arrives through shared memory.
 
 const port = parentPort;
 if (!port) throw new Error('pool-worker must run in a worker thread');
-const { cancel, warmUp } = workerData as WorkerData;
+const { control, warmUp } = workerData as WorkerData;
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
 const WARM_UP_ROUNDS = 3;
+/**
+ * After a job's first bytes, which leave at once, its audio goes in messages of about this many
+ * seconds: a few per clause instead of one per engine chunk (about 0.1 s), which spares the
+ * pool's thread a message, a framing step and a socket write each time. A clause is spoken at
+ * hundreds of times real time, so the listener never waits for a batch.
+ */
+const BATCH_SECONDS = 0.5;
 
 function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -26,54 +41,117 @@ async function engineFor(voice: EngineVoice): Promise<SpeechEngine> {
   return engine;
 }
 
+/** One buffer of `length` bytes from `parts`; the part itself when it is the only one. */
+function join(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0]) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
 /** Sends bytes without a copy when they own their whole buffer, which is the usual case. */
 function sendChunk(jobId: number, bytes: Uint8Array): void {
-  if (bytes.byteLength === 0) return;
   const owned =
     bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   send({ type: 'chunk', jobId, bytes: owned }, [owned.buffer as ArrayBuffer]);
 }
 
-/** One clause from engine to encoded bytes, delivered chunk by chunk. */
+type Outcome = 'done' | 'cancelled' | 'yielded';
+
+/**
+ * One clause from engine to encoded bytes. `deliver` gets the bytes after the first `skip`;
+ * `stop` is asked between engine chunks, with the bytes delivered so far, whether to stop.
+ */
 async function speak(
-  input: string,
-  voice: EngineVoice,
-  output: OutputSpec,
+  message: Extract<ToWorker, { type: 'synthesize' }>,
   deliver: (bytes: Uint8Array) => void,
-  cancelled: () => boolean,
-): Promise<void> {
-  const engine = await engineFor(voice);
-  const encoder = encoders.get(engine.sampleRate(voice), output);
-  engine.synthesize(input, voice, { push: (samples) => deliver(encoder.encode(samples)), cancelled });
-  if (!cancelled()) deliver(encoder.flush());
+  stop: (delivered: number) => Exclude<Outcome, 'done'> | undefined,
+): Promise<{ outcome: Outcome; delivered: number }> {
+  const engine = await engineFor(message.voice);
+  const encoder = encoders.get(engine.sampleRate(message.voice), message.output);
+  let produced = 0;
+  let outcome: Outcome = 'done';
+  const take = (bytes: Uint8Array) => {
+    const from = produced;
+    produced += bytes.byteLength;
+    if (produced > message.skip) deliver(from >= message.skip ? bytes : bytes.subarray(message.skip - from));
+  };
+  engine.synthesize(message.input, message.voice, {
+    push: (samples) => take(encoder.encode(samples)),
+    cancelled: () => {
+      if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
+      return outcome !== 'done';
+    },
+  });
+  if (outcome === 'done') take(encoder.flush());
+  return { outcome, delivered: Math.max(produced, message.skip) };
+}
+
+/** Runs a job for the pool: first bytes at once, then batches; stops when the pool asks. */
+async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>): Promise<void> {
+  const { jobId, yieldWindow } = message;
+  const batchBytes = bytesPerSecond(message.output) * BATCH_SECONDS;
+  let sent = message.skip;
+  let batch: Uint8Array[] = [];
+  let batched = 0;
+  const flush = () => {
+    if (batched === 0) return;
+    sendChunk(jobId, join(batch, batched));
+    sent += batched;
+    batch = [];
+    batched = 0;
+  };
+  const { outcome } = await speak(
+    message,
+    (bytes) => {
+      if (bytes.byteLength === 0) return;
+      batch.push(bytes);
+      batched += bytes.byteLength;
+      if (sent === 0 || batched >= batchBytes) flush();
+    },
+    (delivered) => {
+      if (Atomics.load(control, CONTROL_CANCEL) === jobId) return 'cancelled';
+      const asked = yieldWindow !== undefined && Atomics.load(control, CONTROL_YIELD) === jobId;
+      if (asked && delivered >= yieldWindow.fromBytes && delivered < yieldWindow.untilBytes) return 'yielded';
+      return undefined;
+    },
+  );
+  if (outcome === 'cancelled') {
+    send({ type: 'done', jobId });
+    return;
+  }
+  flush();
+  if (outcome === 'yielded') {
+    // The request is used up: a stale one must not interrupt this job's resumed run here.
+    Atomics.compareExchange(control, CONTROL_YIELD, jobId, 0);
+    send({ type: 'yielded', jobId, delivered: sent });
+    return;
+  }
+  send({ type: 'done', jobId });
 }
 
 async function run(message: ToWorker): Promise<void> {
-  const { jobId } = message;
   if (message.type === 'phonemes') {
     const engine = await engineFor(message.voice);
-    send({ type: 'done', jobId, text: engine.phonemes(message.input, message.voice) });
+    send({ type: 'done', jobId: message.jobId, text: engine.phonemes(message.input, message.voice) });
     return;
   }
-  await speak(
-    message.input,
-    message.voice,
-    message.output,
-    (bytes) => sendChunk(jobId, bytes),
-    () => Atomics.load(cancel, 0) === jobId,
-  );
-  send({ type: 'done', jobId });
+  await synthesizeJob(message);
 }
 
 async function start(): Promise<void> {
   // Every sample each round, cycling through the outputs: each voice and each encoder runs
   // several times, enough for V8 to optimise them, without speaking every pair.
   const ignore = () => {};
-  const never = () => false;
+  const never = () => undefined;
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const [i, { input, voice }] of warmUp.samples.entries()) {
-      const output = warmUp.outputs[(i + round) % warmUp.outputs.length];
-      if (output) await speak(input, voice, output, ignore, never);
+      const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
+      if (output) await speak({ type: 'synthesize', jobId: 0, input, voice, output, skip: 0 }, ignore, never);
     }
   }
   port?.on('message', (message: ToWorker) => {

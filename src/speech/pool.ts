@@ -1,7 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { EngineVoice } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
-import type { FromWorker, OutputSpec, ToWorker, WarmUpPlan, WorkerData } from './pool-protocol.ts';
+import {
+  bytesPerSecond,
+  CONTROL_CANCEL,
+  CONTROL_YIELD,
+  type FromWorker,
+  type OutputSpec,
+  type ToWorker,
+  type WarmUpPlan,
+  type WorkerData,
+  type YieldWindow,
+} from './pool-protocol.ts';
 
 export interface PoolOptions {
   /** Worker threads, each with its own engine instances. */
@@ -15,15 +25,29 @@ export interface SynthesisJob {
   readonly input: string;
   readonly voice: EngineVoice;
   readonly output: OutputSpec;
-  /** Lower runs first; equal priorities run in arrival order. */
-  readonly priority?: number;
+  /**
+   * When the caller needs the job's first audio, in ms on the `performance.now()` clock. The
+   * job due soonest runs first (equal deadlines in arrival order), and a running job whose
+   * listener has audio to spare may be interrupted for one due sooner (see `YIELD_FROM_SECONDS`).
+   * Omitted: due when submitted, and never interrupted once running.
+   */
+  readonly deadline?: number;
   readonly signal?: AbortSignal;
 }
 
 interface QueuedJob {
   readonly id: number;
   readonly message: ToWorker;
-  readonly priority: number;
+  /** Of the input: the measure of how long the job will take. */
+  readonly characters: number;
+  /** When its next audio is needed; moves later by the audio it has delivered when it yields. */
+  deadline: number;
+  /** Of the job's output; 0 for a job without audio. */
+  readonly bytesPerSecond: number;
+  /** Bytes the caller has been given. */
+  delivered: number;
+  /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
+  yieldWindow: YieldWindow | undefined;
   readonly stream: JobStream<Uint8Array>;
   readonly onText?: (text: string) => void;
   detach(): void;
@@ -31,10 +55,34 @@ interface QueuedJob {
 
 interface Slot {
   worker: Worker;
-  readonly cancel: Int32Array;
+  readonly control: Int32Array;
   job: QueuedJob | undefined;
+  /** When the worker took its job. */
+  startedAt: number;
   ready: boolean;
 }
+
+/**
+ * A running job may yield its worker once it has delivered this much audio, which its listener
+ * plays while the job waits, and no later than `YIELD_UNTIL_SECONDS`: the engine cannot pause,
+ * so the resumed job speaks its clause from the start again and drops what was delivered, and
+ * that repeated work must stay small (a second of audio costs a few ms). This is what lets a
+ * burst of new calls each get its first audio without waiting for whole clauses of the others.
+ */
+const YIELD_FROM_SECONDS = 0.5;
+const YIELD_UNTIL_SECONDS = 1;
+/** Worker time per input character before any is measured (about 8 ms for a 40-character clause). */
+const INITIAL_MS_PER_CHARACTER = 0.2;
+/** Weight of each new measurement in the moving average of worker time per character. */
+const COST_SMOOTHING = 0.05;
+
+/**
+ * The engine and resampler packages are large plain JavaScript (WebAssembly inlined). Loaded
+ * through the TypeScript loader, each cost a worker about 100 MB more memory, for no
+ * transformation at all; loaded first, they are in the module cache when the TypeScript code
+ * imports them.
+ */
+const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten', '@alexanderolsen/libsamplerate-js'];
 
 /**
  * Node 20 does not apply `--import` loader hooks to a worker's entry module, so the TypeScript
@@ -43,19 +91,35 @@ interface Slot {
 function startWorker(workerData: WorkerData): Worker {
   const entry = JSON.stringify(new URL('./pool-worker.ts', import.meta.url).href);
   const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const bootstrap = `import(${loader}).then((tsx) => { tsx.register(); return import(${entry}); })`;
+  const plain = PLAIN_JAVASCRIPT.map((name) => `import(${JSON.stringify(import.meta.resolve(name))})`);
+  const bootstrap = `Promise.all([${plain.join(', ')}]).then(() => import(${loader})).then((tsx) => { tsx.register(); return import(${entry}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** When a job's listener runs out of the audio it has been given. */
+function dueAgain(job: QueuedJob): number {
+  return job.bytesPerSecond > 0 ? job.deadline + (job.delivered / job.bytesPerSecond) * 1000 : job.deadline;
+}
+
+/** True when `a` runs before `b`: the earlier deadline, then the earlier arrival. */
+function before(a: QueuedJob, b: QueuedJob): boolean {
+  return a.deadline < b.deadline || (a.deadline === b.deadline && a.id < b.id);
 }
 
 /**
  * Worker threads that run the engines. Each job is one clause; a worker runs one job at a
- * time and streams its audio back as it is produced, so two requests' audio never mix.
- * Cancelling (AbortSignal, or leaving the `for await` loop) drops a queued job at once and
- * stops a running one at its next engine chunk, through a shared flag the blocked worker reads.
+ * time and streams its audio back as it is produced, so two requests' audio never mix. Jobs
+ * run earliest deadline first. Cancelling (AbortSignal, or leaving the `for await` loop) drops
+ * a queued job at once and stops a running one at its next engine chunk (a few ms of audio,
+ * well under a millisecond of work), through a flag in shared memory the blocked worker reads.
  */
 export class EnginePool {
   readonly #slots: Slot[] = [];
+  /** Waiting jobs, soonest due first. */
   readonly #queue: QueuedJob[] = [];
+  /** Input characters of the waiting jobs: with the cost per character, the work queued. */
+  #queuedCharacters = 0;
+  #msPerCharacter = INITIAL_MS_PER_CHARACTER;
   readonly #options: PoolOptions;
   #nextId = 1;
   #closed = false;
@@ -92,12 +156,31 @@ export class EnginePool {
     return this.#queue.length;
   }
 
+  /** Jobs a worker is running now. */
+  get running(): number {
+    return this.#slots.filter((s) => s.job !== undefined).length;
+  }
+
   /** Streams the encoded audio of one clause. */
   synthesize(job: SynthesisJob): JobStream<Uint8Array> {
-    const id = this.#nextId++;
+    const rate = bytesPerSecond(job.output);
     return this.#enqueue(
-      { type: 'synthesize', jobId: id, input: job.input, voice: job.voice, output: job.output },
-      job.priority ?? 0,
+      {
+        type: 'synthesize',
+        jobId: this.#nextId++,
+        input: job.input,
+        voice: job.voice,
+        output: job.output,
+        skip: 0,
+      },
+      {
+        deadline: job.deadline ?? performance.now(),
+        bytesPerSecond: rate,
+        yieldWindow:
+          job.deadline === undefined
+            ? undefined
+            : { fromBytes: rate * YIELD_FROM_SECONDS, untilBytes: rate * YIELD_UNTIL_SECONDS },
+      },
       job.signal,
     );
   }
@@ -107,7 +190,7 @@ export class EnginePool {
     let text = '';
     const stream = this.#enqueue(
       { type: 'phonemes', jobId: this.#nextId++, input, voice },
-      0,
+      { deadline: performance.now(), bytesPerSecond: 0, yieldWindow: undefined },
       undefined,
       (t) => {
         text = t;
@@ -123,6 +206,7 @@ export class EnginePool {
   async close(): Promise<void> {
     this.#closed = true;
     const error = new Error('engine pool closed');
+    this.#queuedCharacters = 0;
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
     await Promise.all(
       this.#slots.map(async (slot) => {
@@ -134,7 +218,7 @@ export class EnginePool {
 
   #enqueue(
     message: ToWorker,
-    priority: number,
+    schedule: Pick<QueuedJob, 'deadline' | 'bytesPerSecond' | 'yieldWindow'>,
     signal: AbortSignal | undefined,
     onText?: (text: string) => void,
   ): JobStream<Uint8Array> {
@@ -147,7 +231,9 @@ export class EnginePool {
     const job: QueuedJob = {
       id: message.jobId,
       message,
-      priority,
+      characters: message.input.length,
+      ...schedule,
+      delivered: 0,
       stream,
       ...(onText ? { onText } : {}),
       detach: () => signal?.removeEventListener('abort', onAbort),
@@ -161,47 +247,113 @@ export class EnginePool {
       return stream;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    // Insert after every job of the same or higher priority: stable, so arrival order holds.
-    let at = this.#queue.length;
-    while (at > 0 && (this.#queue[at - 1]?.priority ?? 0) > priority) at--;
-    this.#queue.splice(at, 0, job);
-    this.#dispatch();
+    this.#insert(job);
+    this.#schedule();
     return stream;
+  }
+
+  #insert(job: QueuedJob): void {
+    // Binary search for the first job that runs after this one.
+    let low = 0;
+    let high = this.#queue.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = this.#queue[mid];
+      if (other && before(other, job)) low = mid + 1;
+      else high = mid;
+    }
+    this.#queue.splice(low, 0, job);
+    this.#queuedCharacters += job.characters;
   }
 
   #cancel(job: QueuedJob): void {
     const queuedAt = this.#queue.indexOf(job);
     if (queuedAt >= 0) {
       this.#queue.splice(queuedAt, 1);
+      this.#queuedCharacters -= job.characters;
       job.detach();
+      this.#schedule();
       return;
     }
     const slot = this.#slots.find((s) => s.job === job);
-    if (slot) Atomics.store(slot.cancel, 0, job.id);
+    if (slot) Atomics.store(slot.control, CONTROL_CANCEL, job.id);
   }
 
-  #dispatch(): void {
+  /** Gives idle workers the most urgent jobs, then asks running jobs to yield where that helps. */
+  #schedule(): void {
     for (const slot of this.#slots) {
-      if (this.#queue.length === 0) return;
+      if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
       const job = this.#queue.shift();
-      if (!job) return;
+      if (!job) break;
+      this.#queuedCharacters -= job.characters;
       slot.job = job;
-      slot.worker.postMessage(job.message);
+      slot.startedAt = performance.now();
+      slot.worker.postMessage(this.#messageFor(job));
+    }
+    this.#askYields();
+  }
+
+  #messageFor(job: QueuedJob): ToWorker {
+    if (job.message.type !== 'synthesize') return job.message;
+    const { yieldWindow } = job;
+    return { ...job.message, skip: job.delivered, ...(yieldWindow ? { yieldWindow } : {}) };
+  }
+
+  /**
+   * Pairs the most urgent waiting jobs that have not started (a new call's first clause, as a
+   * rule) with the running jobs that could yield, least urgent first, and flags each running job
+   * that such a waiting one is due before. An interrupted job, waiting to resume, interrupts no
+   * one: it gets the next free worker when it is the most urgent, which bounds the repeated work.
+   * Nothing is interrupted while the queued work would keep an interrupted job waiting longer
+   * than the audio it leaves its listener: past that, interrupting would only move the wait from
+   * the start of some calls into the middle of others. A flag that no longer holds is withdrawn,
+   * so no job is interrupted for work another worker has taken meanwhile.
+   */
+  #askYields(): void {
+    const candidates: { slot: Slot; due: number }[] = [];
+    for (const slot of this.#slots) {
+      const { job } = slot;
+      if (job?.yieldWindow && job.delivered < job.yieldWindow.untilBytes) {
+        candidates.push({ slot, due: dueAgain(job) });
+      }
+    }
+    if (candidates.length === 0) return;
+    candidates.sort((a, b) => b.due - a.due);
+    const workers = this.#slots.filter((s) => s.ready).length;
+    const affordable = (this.#queuedCharacters * this.#msPerCharacter) / workers < YIELD_FROM_SECONDS * 1000;
+    // The queue is in deadline order: its first jobs that have not started are the ones to serve.
+    const fresh: QueuedJob[] = [];
+    for (const job of this.#queue) {
+      if (!affordable || fresh.length === candidates.length) break;
+      if (job.delivered === 0) fresh.push(job);
+    }
+    let next = 0;
+    for (const { slot, due } of candidates) {
+      const waiting = fresh[next];
+      const ask = waiting !== undefined && waiting.deadline < due;
+      if (ask) next++;
+      Atomics.store(slot.control, CONTROL_YIELD, ask ? (slot.job?.id ?? 0) : 0);
     }
   }
 
   #spawn(): Promise<void> {
-    const cancel = new Int32Array(new SharedArrayBuffer(4));
-    const workerData: WorkerData = { cancel, warmUp: this.#options.warmUp };
-    const slot: Slot = { worker: startWorker(workerData), cancel, job: undefined, ready: false };
+    const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const workerData: WorkerData = { control, warmUp: this.#options.warmUp };
+    const slot: Slot = {
+      worker: startWorker(workerData),
+      control,
+      job: undefined,
+      startedAt: 0,
+      ready: false,
+    };
     this.#slots.push(slot);
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') {
           slot.ready = true;
           resolve();
-          this.#dispatch();
+          this.#schedule();
           return;
         }
         this.#onJobMessage(slot, message);
@@ -225,18 +377,35 @@ export class EnginePool {
     const job = slot.job;
     if (!job || job.id !== message.jobId) return;
     if (message.type === 'chunk') {
+      job.delivered += message.bytes.byteLength;
       job.stream.push(message.bytes);
+      this.#askYields();
       return;
     }
     slot.job = undefined;
-    job.detach();
-    if (message.type === 'done') {
-      if (message.text !== undefined) job.onText?.(message.text);
-      job.stream.end();
-    } else {
-      job.stream.fail(new Error(message.message));
+    if (message.type === 'yielded' && !job.stream.ended) {
+      // Due again when its listener has played what it was given; it may not yield twice.
+      job.delivered = message.delivered;
+      job.deadline = dueAgain(job);
+      job.yieldWindow = undefined;
+      this.#insert(job);
+      this.#schedule();
+      return;
     }
-    this.#dispatch();
+    job.detach();
+    // A whole run of a clause that was not cancelled measures what a character costs.
+    if (message.type === 'done' && message.text === undefined && !job.stream.ended && job.characters > 0) {
+      const sample = (performance.now() - slot.startedAt) / job.characters;
+      this.#msPerCharacter += COST_SMOOTHING * (sample - this.#msPerCharacter);
+    }
+    if (message.type === 'error') {
+      job.stream.fail(new Error(message.message));
+    } else {
+      if (message.type === 'done' && message.text !== undefined) job.onText?.(message.text);
+      // A job that yielded after its caller left has nothing more to give.
+      job.stream.end();
+    }
+    this.#schedule();
   }
 
   /** A worker died: fail its job and start a replacement so the pool keeps its size. */

@@ -1,7 +1,7 @@
 import type { StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import type { EnginePool } from './pool.ts';
-import type { OutputSpec } from './pool-protocol.ts';
+import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
 import { frontEndFor } from './text/front-end.ts';
 import type { Voice } from './voices.ts';
@@ -23,9 +23,16 @@ export type SynthesisEvent =
   | { readonly type: 'audio'; readonly bytes: Uint8Array }
   | { readonly type: 'end'; readonly seconds: number; readonly bytes: number; readonly sampleRate: number };
 
-/** Priority of a request's first clause in the pool: ahead of the later clauses of longer replies. */
-const FIRST_CLAUSE_PRIORITY = 0;
-const LATER_CLAUSE_PRIORITY = 1;
+/**
+ * No voice reads faster than this (they take 0.06-0.09 s per character), so a clause's audio
+ * lasts at least this long per character: the next clause's deadline errs early, never late.
+ */
+const MIN_SECONDS_PER_CHARACTER = 0.05;
+/**
+ * Nobody listens to a WAV file while it is made: its clauses are due this long after they are
+ * queued, so a live stream's next audio goes first unless the file has waited as long.
+ */
+const FILE_SLACK_MS = 1000;
 
 function outputOf(
   target: AudioTarget,
@@ -50,7 +57,11 @@ function outputOf(
 /**
  * The whole pipeline as one call: text -> normalised text -> clauses -> engine (in the pool,
  * resampled and encoded there) -> 20 ms frames. The next clause is already being synthesised
- * while the current one is delivered. Aborting the signal stops synthesis and throws its reason.
+ * while the current one is delivered, and no further: a reader that stops pulling stops
+ * synthesis, with at most that one clause waiting for it. Each clause goes to the pool with the
+ * time its listener will need it (a stream's first clause: now), so a new call's first words
+ * go ahead of clauses that are only needed seconds later. Aborting the signal stops synthesis
+ * and throws its reason.
  */
 export async function* synthesize(
   pool: EnginePool,
@@ -61,6 +72,17 @@ export async function* synthesize(
   const clauses = splitClauses(frontEnd.normalize(request.text));
   const { spec, frameBytes, silence } = outputOf(request.target, voice);
   const framer = new Framer(frameBytes, silence);
+  const rate = bytesPerSecond(spec);
+  const startedAt = performance.now();
+  let total = 0;
+  /** When clause `index` is needed: once the audio before it has played, counting from the request. */
+  const deadlineOf = (index: number): number => {
+    if (request.target.kind === 'native') return performance.now() + FILE_SLACK_MS;
+    if (index === 0) return startedAt;
+    // Clauses before `index - 1` have all been delivered; that one is estimated from its text.
+    const previous = (clauses[index - 1]?.length ?? 0) * MIN_SECONDS_PER_CHARACTER;
+    return startedAt + (total / rate + previous) * 1000;
+  };
   const start = (index: number) => {
     const clause = clauses[index];
     if (clause === undefined) return undefined;
@@ -68,12 +90,11 @@ export async function* synthesize(
       input: frontEnd.engineInput(clause),
       voice: voice.engineVoice,
       output: spec,
-      priority: index === 0 ? FIRST_CLAUSE_PRIORITY : LATER_CLAUSE_PRIORITY,
+      deadline: deadlineOf(index),
       ...(signal ? { signal } : {}),
     });
   };
 
-  let total = 0;
   let next = start(0);
   try {
     for (let i = 0; next !== undefined; i++) {
@@ -96,6 +117,5 @@ export async function* synthesize(
     total += tail.byteLength;
     yield { type: 'audio', bytes: tail };
   }
-  const bytesPerSecond = spec.sampleRate * (spec.encoding === 'pcm_s16le' ? 2 : 1);
-  yield { type: 'end', seconds: total / bytesPerSecond, bytes: total, sampleRate: spec.sampleRate };
+  yield { type: 'end', seconds: total / rate, bytes: total, sampleRate: spec.sampleRate };
 }

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import {
@@ -13,35 +10,14 @@ import {
   MINIMUM_TOP_UP,
   tokensFor,
 } from '../../src/accounts/billing.ts';
-import { type Database, openDatabase } from '../../src/store/db/database.ts';
+import { describeEachDatabase } from '../helpers/databases.ts';
 
 // Rules from the API contract, Billing section: 1 token per started 100 code points of the trimmed
 // input (at least 1); 5 free generations for audio under 120 s; studio Kinyarwanda free; minimum
-// top-up 289 tokens; charges atomic under concurrency; balance = sum of the ledger.
+// top-up 289 tokens; charges atomic under concurrency; balance = sum of the ledger. Everything that
+// touches the ledger is part of the store contract and runs on every database.
 
-let dir: string;
-let db: Database;
-let billing: BillingService;
-let accounts: AccountService;
 let requestCounter = 0;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ijwi-billing-'));
-  db = await openDatabase(join(dir, 'ijwi.sqlite'));
-  billing = new BillingService(db);
-  accounts = new AccountService(db);
-});
-
-after(async () => {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function newAccount(): Promise<string> {
-  const result = await accounts.createAccount({ name: 'Billing Test' });
-  assert.ok(result.ok);
-  return result.account.id;
-}
 
 function charge(overrides: Partial<ChargeRequest> = {}): ChargeRequest {
   requestCounter++;
@@ -54,21 +30,6 @@ function charge(overrides: Partial<ChargeRequest> = {}): ChargeRequest {
     studio: false,
     ...overrides,
   };
-}
-
-async function ledgerSum(accountId: string): Promise<number> {
-  // Straight SQL, independent of the repository code under test.
-  const row = await sql<{
-    total: number | null;
-  }>`select sum(tokens) as total from ledger where account_id = ${accountId}`.execute(db.kysely);
-  return Number(row.rows[0]?.total ?? 0);
-}
-
-async function useUpFreeTrial(accountId: string): Promise<void> {
-  for (let i = 0; i < FREE_GENERATIONS; i++) {
-    const result = await billing.commitCharge(accountId, charge());
-    assert.ok(result.ok && result.entry?.kind === 'free_use');
-  }
 }
 
 function codes(results: readonly CommitChargeResult[]): Map<string, number> {
@@ -116,210 +77,244 @@ describe('tokensFor', () => {
   });
 });
 
-describe('free trial', () => {
-  it('lets exactly 5 of 50 concurrent short generations go free', async () => {
-    const accountId = await newAccount();
-    await billing.topUp(accountId, 300);
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => billing.commitCharge(accountId, charge({ seconds: 119.9 }))),
-    );
-    const counts = codes(results);
-    assert.equal(counts.get('free_use'), 5);
-    assert.equal(counts.get('charge'), 45);
-    const balance = await billing.balance(accountId);
-    assert.deepEqual(balance, { ok: true, balance: 300 - 45, freeUsesRemaining: 0 });
-    assert.equal(await ledgerSum(accountId), 300 - 45);
+describeEachDatabase('billing', (context) => {
+  let billing: BillingService;
+  let accounts: AccountService;
+
+  before(() => {
+    billing = new BillingService(context.db);
+    accounts = new AccountService(context.db);
   });
 
-  it('reports free uses remaining and charges nothing for them', async () => {
-    const accountId = await newAccount();
-    const result = await billing.commitCharge(accountId, charge({ tokens: 3 }));
+  async function newAccount(): Promise<string> {
+    const result = await accounts.createAccount({ name: 'Billing Test' });
     assert.ok(result.ok);
-    assert.deepEqual(result.billing, {
-      kinyarwanda_free: false,
-      api_usage: true,
-      tokens_charged: 0,
-      token_balance: 0,
-      free_uses_remaining: 4,
-    });
-  });
+    return result.account.id;
+  }
 
-  it('never covers audio of 120 s or more', async () => {
-    const accountId = await newAccount();
-    await billing.topUp(accountId, MINIMUM_TOP_UP);
-    for (const seconds of [120, 120.01, 600]) {
-      const result = await billing.commitCharge(accountId, charge({ seconds, tokens: 2 }));
+  async function ledgerSum(accountId: string): Promise<number> {
+    // Straight SQL, independent of the repository code under test.
+    const row = await sql<{
+      total: number | null;
+    }>`select sum(tokens) as total from ledger where account_id = ${accountId}`.execute(context.db.kysely);
+    return Number(row.rows[0]?.total ?? 0);
+  }
+
+  async function useUpFreeTrial(accountId: string): Promise<void> {
+    for (let i = 0; i < FREE_GENERATIONS; i++) {
+      const result = await billing.commitCharge(accountId, charge());
+      assert.ok(result.ok && result.entry?.kind === 'free_use');
+    }
+  }
+
+  describe('free trial', () => {
+    it('lets exactly 5 of 50 concurrent short generations go free', async () => {
+      const accountId = await newAccount();
+      await billing.topUp(accountId, 300);
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => billing.commitCharge(accountId, charge({ seconds: 119.9 }))),
+      );
+      const counts = codes(results);
+      assert.equal(counts.get('free_use'), 5);
+      assert.equal(counts.get('charge'), 45);
+      const balance = await billing.balance(accountId);
+      assert.deepEqual(balance, { ok: true, balance: 300 - 45, freeUsesRemaining: 0 });
+      assert.equal(await ledgerSum(accountId), 300 - 45);
+    });
+
+    it('reports free uses remaining and charges nothing for them', async () => {
+      const accountId = await newAccount();
+      const result = await billing.commitCharge(accountId, charge({ tokens: 3 }));
       assert.ok(result.ok);
-      assert.equal(result.entry?.kind, 'charge');
-      assert.equal(result.billing.tokens_charged, 2);
-      assert.equal(result.billing.free_uses_remaining, 5);
-    }
-    const poor = await newAccount();
-    assert.deepEqual(await billing.commitCharge(poor, charge({ seconds: 120 })), {
-      ok: false,
-      code: 'insufficient_tokens',
-      balance: 0,
-      needed: 1,
-      minimumTopUp: 289,
+      assert.deepEqual(result.billing, {
+        kinyarwanda_free: false,
+        api_usage: true,
+        tokens_charged: 0,
+        token_balance: 0,
+        free_uses_remaining: 4,
+      });
+    });
+
+    it('never covers audio of 120 s or more', async () => {
+      const accountId = await newAccount();
+      await billing.topUp(accountId, MINIMUM_TOP_UP);
+      for (const seconds of [120, 120.01, 600]) {
+        const result = await billing.commitCharge(accountId, charge({ seconds, tokens: 2 }));
+        assert.ok(result.ok);
+        assert.equal(result.entry?.kind, 'charge');
+        assert.equal(result.billing.tokens_charged, 2);
+        assert.equal(result.billing.free_uses_remaining, 5);
+      }
+      const poor = await newAccount();
+      assert.deepEqual(await billing.commitCharge(poor, charge({ seconds: 120 })), {
+        ok: false,
+        code: 'insufficient_tokens',
+        balance: 0,
+        needed: 1,
+        minimumTopUp: 289,
+      });
     });
   });
-});
 
-describe('token charges', () => {
-  it('gives exactly 10 of 200 concurrent charges to a balance that covers 10', async () => {
-    const accountId = await newAccount();
-    await useUpFreeTrial(accountId);
-    const topUp = await billing.topUp(accountId, 290);
-    assert.ok(topUp.ok);
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () => billing.commitCharge(accountId, charge({ tokens: 29 }))),
-    );
-    const counts = codes(results);
-    assert.equal(counts.get('charge'), 10);
-    assert.equal(counts.get('insufficient_tokens'), 190);
-    for (const r of results) {
-      if (!r.ok)
-        assert.deepEqual(r, {
-          ok: false,
-          code: 'insufficient_tokens',
-          balance: 0,
-          needed: 29,
-          minimumTopUp: 289,
-        });
-    }
-    const balances = results.flatMap((r) => (r.ok ? [r.billing.token_balance] : [])).sort((a, b) => a - b);
-    assert.deepEqual(balances, [0, 29, 58, 87, 116, 145, 174, 203, 232, 261]);
-    assert.equal(await ledgerSum(accountId), 0);
-    assert.deepEqual(await billing.balance(accountId), { ok: true, balance: 0, freeUsesRemaining: 0 });
-  });
-
-  it('writes nothing when refused, and never charges one request twice', async () => {
-    const accountId = await newAccount();
-    await useUpFreeTrial(accountId);
-    const before = await billing.listLedger(accountId);
-    assert.equal((await billing.commitCharge(accountId, charge())).ok, false);
-    assert.deepEqual(await billing.listLedger(accountId), before);
-
-    await billing.topUp(accountId, MINIMUM_TOP_UP);
-    const request = charge({ requestId: 'req_twice' });
-    assert.ok((await billing.commitCharge(accountId, request)).ok);
-    assert.deepEqual(await billing.commitCharge(accountId, request), {
-      ok: false,
-      code: 'duplicate_request',
+  describe('token charges', () => {
+    it('gives exactly 10 of 200 concurrent charges to a balance that covers 10', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      const topUp = await billing.topUp(accountId, 290);
+      assert.ok(topUp.ok);
+      const results = await Promise.all(
+        Array.from({ length: 200 }, () => billing.commitCharge(accountId, charge({ tokens: 29 }))),
+      );
+      const counts = codes(results);
+      assert.equal(counts.get('charge'), 10);
+      assert.equal(counts.get('insufficient_tokens'), 190);
+      for (const r of results) {
+        if (!r.ok)
+          assert.deepEqual(r, {
+            ok: false,
+            code: 'insufficient_tokens',
+            balance: 0,
+            needed: 29,
+            minimumTopUp: 289,
+          });
+      }
+      const balances = results.flatMap((r) => (r.ok ? [r.billing.token_balance] : [])).sort((a, b) => a - b);
+      assert.deepEqual(balances, [0, 29, 58, 87, 116, 145, 174, 203, 232, 261]);
+      assert.equal(await ledgerSum(accountId), 0);
+      assert.deepEqual(await billing.balance(accountId), { ok: true, balance: 0, freeUsesRemaining: 0 });
     });
-    assert.equal(await ledgerSum(accountId), MINIMUM_TOP_UP - 1);
-  });
 
-  it('refuses an unknown account', async () => {
-    assert.deepEqual(await billing.commitCharge('acct_missing', charge()), {
-      ok: false,
-      code: 'account_not_found',
+    it('writes nothing when refused, and never charges one request twice', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      const before = await billing.listLedger(accountId);
+      assert.equal((await billing.commitCharge(accountId, charge())).ok, false);
+      assert.deepEqual(await billing.listLedger(accountId), before);
+
+      await billing.topUp(accountId, MINIMUM_TOP_UP);
+      const request = charge({ requestId: 'req_twice' });
+      assert.ok((await billing.commitCharge(accountId, request)).ok);
+      assert.deepEqual(await billing.commitCharge(accountId, request), {
+        ok: false,
+        code: 'duplicate_request',
+      });
+      assert.equal(await ledgerSum(accountId), MINIMUM_TOP_UP - 1);
     });
-    assert.deepEqual(await billing.topUp('acct_missing', 300), { ok: false, code: 'account_not_found' });
-  });
-});
 
-describe('studio', () => {
-  it('makes studio Kinyarwanda free without touching tokens, free uses or the ledger', async () => {
-    const accountId = await newAccount();
-    await useUpFreeTrial(accountId);
-    const before = await billing.listLedger(accountId);
-    const result = await billing.commitCharge(
-      accountId,
-      charge({ studio: true, language: 'rw', tokens: 50 }),
-    );
-    assert.ok(result.ok);
-    assert.equal(result.entry, null);
-    assert.deepEqual(result.billing, {
-      kinyarwanda_free: true,
-      api_usage: false,
-      tokens_charged: 0,
-      token_balance: 0,
-      free_uses_remaining: 0,
+    it('refuses an unknown account', async () => {
+      assert.deepEqual(await billing.commitCharge('acct_missing', charge()), {
+        ok: false,
+        code: 'account_not_found',
+      });
+      assert.deepEqual(await billing.topUp('acct_missing', 300), { ok: false, code: 'account_not_found' });
     });
-    assert.deepEqual(await billing.listLedger(accountId), before);
   });
 
-  it('charges tokens for Kinyarwanda through the API and for English in the studio', async () => {
-    const accountId = await newAccount();
-    await useUpFreeTrial(accountId);
-    await billing.topUp(accountId, MINIMUM_TOP_UP);
-    const api = await billing.commitCharge(accountId, charge({ language: 'rw', studio: false, tokens: 4 }));
-    assert.ok(api.ok);
-    assert.equal(api.billing.kinyarwanda_free, false);
-    assert.equal(api.billing.api_usage, true);
-    assert.equal(api.billing.tokens_charged, 4);
-    const studio = await billing.commitCharge(accountId, charge({ language: 'en', studio: true, tokens: 4 }));
-    assert.ok(studio.ok);
-    assert.equal(studio.billing.kinyarwanda_free, false);
-    assert.equal(studio.billing.api_usage, false);
-    assert.equal(studio.billing.token_balance, MINIMUM_TOP_UP - 8);
-  });
-});
-
-describe('precheck', () => {
-  it('predicts free use, tokens or refusal without writing', async () => {
-    const accountId = await newAccount();
-    assert.deepEqual(await billing.precheck(accountId, 3, 10), {
-      ok: true,
-      via: 'free_use',
-      balance: 0,
-      freeUsesRemaining: 5,
+  describe('studio', () => {
+    it('makes studio Kinyarwanda free without touching tokens, free uses or the ledger', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      const before = await billing.listLedger(accountId);
+      const result = await billing.commitCharge(
+        accountId,
+        charge({ studio: true, language: 'rw', tokens: 50 }),
+      );
+      assert.ok(result.ok);
+      assert.equal(result.entry, null);
+      assert.deepEqual(result.billing, {
+        kinyarwanda_free: true,
+        api_usage: false,
+        tokens_charged: 0,
+        token_balance: 0,
+        free_uses_remaining: 0,
+      });
+      assert.deepEqual(await billing.listLedger(accountId), before);
     });
-    assert.deepEqual(await billing.precheck(accountId, 3, 130), {
-      ok: false,
-      code: 'insufficient_tokens',
-      balance: 0,
-      needed: 3,
-      minimumTopUp: 289,
-    });
-    assert.equal((await billing.precheck(accountId, 3, 130, { studio: true, language: 'rw' })).ok, true);
-    await billing.topUp(accountId, MINIMUM_TOP_UP);
-    const paid = await billing.precheck(accountId, 3, 130);
-    assert.ok(paid.ok);
-    assert.equal(paid.via, 'tokens');
-    assert.equal(await ledgerSum(accountId), MINIMUM_TOP_UP);
-  });
-});
 
-describe('top-ups and the ledger', () => {
-  it('refuses a top-up under 289 tokens and accepts 289', async () => {
-    const accountId = await newAccount();
-    assert.deepEqual(await billing.topUp(accountId, 288), {
-      ok: false,
-      code: 'top_up_below_minimum',
-      minimumTopUp: 289,
+    it('charges tokens for Kinyarwanda through the API and for English in the studio', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      await billing.topUp(accountId, MINIMUM_TOP_UP);
+      const api = await billing.commitCharge(accountId, charge({ language: 'rw', studio: false, tokens: 4 }));
+      assert.ok(api.ok);
+      assert.equal(api.billing.kinyarwanda_free, false);
+      assert.equal(api.billing.api_usage, true);
+      assert.equal(api.billing.tokens_charged, 4);
+      const studio = await billing.commitCharge(
+        accountId,
+        charge({ language: 'en', studio: true, tokens: 4 }),
+      );
+      assert.ok(studio.ok);
+      assert.equal(studio.billing.kinyarwanda_free, false);
+      assert.equal(studio.billing.api_usage, false);
+      assert.equal(studio.billing.token_balance, MINIMUM_TOP_UP - 8);
     });
-    assert.equal((await billing.topUp(accountId, 0)).ok, false);
-    assert.equal((await billing.topUp(accountId, -500)).ok, false);
-    assert.equal((await billing.topUp(accountId, 300.5)).ok, false);
-    const ok = await billing.topUp(accountId, 289);
-    assert.ok(ok.ok);
-    assert.equal(ok.balance, 289);
-    assert.equal(ok.entry.kind, 'top_up');
-    assert.equal(await ledgerSum(accountId), 289);
   });
 
-  it('lists entries newest first, with pages', async () => {
-    const accountId = await newAccount();
-    await billing.topUp(accountId, 400);
-    await billing.commitCharge(accountId, charge({ seconds: 200, tokens: 7, requestId: 'req_first' }));
-    await billing.commitCharge(accountId, charge({ seconds: 3, requestId: 'req_second' }));
-    const listed = await billing.listLedger(accountId);
-    assert.ok(listed.ok);
-    assert.deepEqual(
-      listed.entries.map((e) => [e.kind, e.tokens, e.requestId]),
-      [
-        ['free_use', 0, 'req_second'],
-        ['charge', -7, 'req_first'],
-        ['top_up', 400, null],
-      ],
-    );
-    const page = await billing.listLedger(accountId, { limit: 1, beforeSeq: listed.entries[0]?.seq ?? 0 });
-    assert.ok(page.ok);
-    assert.deepEqual(
-      page.entries.map((e) => e.requestId),
-      ['req_first'],
-    );
+  describe('precheck', () => {
+    it('predicts free use, tokens or refusal without writing', async () => {
+      const accountId = await newAccount();
+      assert.deepEqual(await billing.precheck(accountId, 3, 10), {
+        ok: true,
+        via: 'free_use',
+        balance: 0,
+        freeUsesRemaining: 5,
+      });
+      assert.deepEqual(await billing.precheck(accountId, 3, 130), {
+        ok: false,
+        code: 'insufficient_tokens',
+        balance: 0,
+        needed: 3,
+        minimumTopUp: 289,
+      });
+      assert.equal((await billing.precheck(accountId, 3, 130, { studio: true, language: 'rw' })).ok, true);
+      await billing.topUp(accountId, MINIMUM_TOP_UP);
+      const paid = await billing.precheck(accountId, 3, 130);
+      assert.ok(paid.ok);
+      assert.equal(paid.via, 'tokens');
+      assert.equal(await ledgerSum(accountId), MINIMUM_TOP_UP);
+    });
+  });
+
+  describe('top-ups and the ledger', () => {
+    it('refuses a top-up under 289 tokens and accepts 289', async () => {
+      const accountId = await newAccount();
+      assert.deepEqual(await billing.topUp(accountId, 288), {
+        ok: false,
+        code: 'top_up_below_minimum',
+        minimumTopUp: 289,
+      });
+      assert.equal((await billing.topUp(accountId, 0)).ok, false);
+      assert.equal((await billing.topUp(accountId, -500)).ok, false);
+      assert.equal((await billing.topUp(accountId, 300.5)).ok, false);
+      const ok = await billing.topUp(accountId, 289);
+      assert.ok(ok.ok);
+      assert.equal(ok.balance, 289);
+      assert.equal(ok.entry.kind, 'top_up');
+      assert.equal(await ledgerSum(accountId), 289);
+    });
+
+    it('lists entries newest first, with pages', async () => {
+      const accountId = await newAccount();
+      await billing.topUp(accountId, 400);
+      await billing.commitCharge(accountId, charge({ seconds: 200, tokens: 7, requestId: 'req_first' }));
+      await billing.commitCharge(accountId, charge({ seconds: 3, requestId: 'req_second' }));
+      const listed = await billing.listLedger(accountId);
+      assert.ok(listed.ok);
+      assert.deepEqual(
+        listed.entries.map((e) => [e.kind, e.tokens, e.requestId]),
+        [
+          ['free_use', 0, 'req_second'],
+          ['charge', -7, 'req_first'],
+          ['top_up', 400, null],
+        ],
+      );
+      const page = await billing.listLedger(accountId, { limit: 1, beforeSeq: listed.entries[0]?.seq ?? 0 });
+      assert.ok(page.ok);
+      assert.deepEqual(
+        page.entries.map((e) => e.requestId),
+        ['req_first'],
+      );
+    });
   });
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
+import { postgres, storeFactories } from '../helpers/databases.ts';
 
 // The operator workflow from the API contract (Billing: "an operator credits tokens with the admin
 // command-line tool ... a top-up below 289 tokens is refused"; Authentication: keys shown once).
@@ -32,11 +33,13 @@ interface Outcome {
 }
 
 function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  // The caller's own database and Redis settings must not redirect the tests.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', script, ...args],
-      { env: { ...process.env, ...env }, timeout: 30_000 },
+      { env: { ...inherited, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         resolve({ code, stdout, stderr });
@@ -123,5 +126,39 @@ describe('admin command line', () => {
       assert.match(result.stderr, /usage: npm run admin/);
     }
     assert.ok(!existsSync(untouched));
+  });
+});
+
+describe('admin command line on PostgreSQL', { skip: postgres.skip }, () => {
+  const stores = storeFactories().find((s) => s.kind === 'postgres');
+
+  before(() => stores?.assertReachable());
+  after(() => stores?.dispose());
+
+  it('uses DATABASE_URL, as the service does, when no --db is given', async () => {
+    assert.ok(stores);
+    const source = await stores.create();
+    assert.ok(source.kind === 'postgres');
+    const dataDir = join(dir, 'unused-data-dir');
+    const created = await admin(['account', 'create', '--name', 'Shared Ledger'], {
+      DATABASE_URL: source.url,
+      DATA_DIR: dataDir,
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const db = await openDatabase(source);
+    try {
+      assert.equal((await db.accounts.find(field(created.stdout, 'account')))?.name, 'Shared Ledger');
+    } finally {
+      await db.close();
+    }
+    assert.ok(!existsSync(join(dataDir, 'ijwi.sqlite')), 'no SQLite file was made');
+  });
+});
+
+describe('admin command line configuration', () => {
+  it('exits 2 naming DATABASE_URL when it is not a PostgreSQL URL', async () => {
+    const result = await admin(['balance', '--account', 'acct_x'], { DATABASE_URL: 'mysql://db/ijwi' });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
   });
 });

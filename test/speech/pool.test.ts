@@ -18,6 +18,8 @@ const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
 const longText =
   'This sentence is long on purpose, so that it takes the engine many chunks to speak it, and it goes on, ' +
   'clause after clause, about the weather in Kigali, the hills, the lakes, and the busy markets of the city.';
+/** About a minute of speech: far longer to speak than a short clause. */
+const veryLongText = longText.repeat(6);
 
 async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
@@ -106,22 +108,68 @@ describe('EnginePool', () => {
     await Promise.all(busy);
   });
 
-  it('runs first clauses ahead of later ones waiting in the queue', async () => {
-    // One worker frees up soon and takes the head of the queue; the other stays busy for longer.
-    const busy = ['Hi.', longText].map((input) =>
+  it('runs the waiting job due soonest first', async () => {
+    // One worker frees up soon and takes the queue in order; the other stays busy until it is done.
+    const busy = ['Hi.', veryLongText].map((input) =>
       collect(pool.synthesize({ input, voice: en.engineVoice, output: native })),
     );
     const finished: string[] = [];
-    const track = (name: string, priority: number) =>
-      collect(pool.synthesize({ input: `${name}.`, voice: en.engineVoice, output: native, priority })).then(
+    const track = (name: string, deadline: number) =>
+      collect(pool.synthesize({ input: `${name}.`, voice: en.engineVoice, output: native, deadline })).then(
         () => {
           finished.push(name);
         },
       );
-    const later = [track('later one', 1), track('later two', 1)];
-    const first = track('first clause', 0);
+    const now = performance.now();
+    const later = [track('later one', now + 2000), track('later two', now + 1000)];
+    const first = track('first clause', now);
     await Promise.all([...busy, ...later, first]);
-    assert.equal(finished[0], 'first clause');
+    assert.deepEqual(finished, ['first clause', 'later two', 'later one']);
+  });
+
+  it('starts a queued job as soon as a running one is cancelled', async () => {
+    // Both workers take a long job that may not be interrupted (no deadline); a third waits.
+    const controller = new AbortController();
+    const cancelled = collect(
+      pool.synthesize({
+        input: veryLongText,
+        voice: en.engineVoice,
+        output: mulaw,
+        signal: controller.signal,
+      }),
+    ).catch(() => 'cancelled');
+    const other = collect(
+      pool.synthesize({ input: veryLongText, voice: fr.engineVoice, output: mulaw }),
+    ).then(() => 'long job');
+    const waiting = collect(
+      pool.synthesize({ input: 'Next caller.', voice: en.engineVoice, output: mulaw }),
+    ).then(() => 'queued job');
+    assert.equal(pool.queued, 1);
+    controller.abort(new Error('caller hung up'));
+    // The queued job needs a few ms once it has a worker; the other long job needs far longer.
+    assert.equal(await Promise.race([waiting, other]), 'queued job');
+    assert.equal(await cancelled, 'cancelled');
+    await other;
+  });
+
+  it('lets a job due sooner interrupt a running one that has audio to spare, without changing its audio', async () => {
+    const now = performance.now();
+    const alone = await collect(pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw }));
+    // Both workers take a long clause with a deadline; an urgent job then waits for one of them.
+    const long = [now, now + 1].map((deadline) =>
+      collect(pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw, deadline })).then(
+        (audio) => ({ name: 'long', audio }),
+      ),
+    );
+    const urgent = collect(
+      pool.synthesize({ input: 'Hello, caller.', voice: en.engineVoice, output: mulaw, deadline: now - 1 }),
+    ).then((audio) => ({ name: 'urgent', audio }));
+    const done = await Promise.race([urgent, ...long]);
+    assert.equal(done.name, 'urgent', 'the urgent job finished before either long one');
+    for (const { audio } of await Promise.all(long)) {
+      assert.ok(audio.equals(alone), 'the interrupted job resumed exactly where it stopped');
+    }
+    assert.equal(pool.queued, 0);
   });
 
   it('fails a job the engine rejects and keeps serving others', async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type StreamFormat, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { EnginePool } from '../../src/speech/pool.ts';
+import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
 import { type AudioTarget, type SynthesisEvent, synthesize } from '../../src/speech/synthesize.ts';
 import { findVoice, type Voice, voices, voicesOf } from '../../src/speech/voices.ts';
 import { warmUpPlan } from '../../src/speech/warm-up.ts';
@@ -160,6 +160,58 @@ describe('synthesize', () => {
     }, /client left/);
     assert.equal(chunks, 1);
     assert.equal(pool.queued, 0);
+  });
+
+  it('synthesises one clause ahead of a reader that stops pulling, and no further', async () => {
+    const given: SynthesisJob[] = [];
+    const synthesizeJob = pool.synthesize;
+    pool.synthesize = (job) => {
+      given.push(job);
+      return synthesizeJob.call(pool, job);
+    };
+    try {
+      const events = synthesize(pool, {
+        text: 'One. Two. Three. Four. Five.',
+        voice: findVoice('en', 0) as Voice,
+        target: { kind: 'stream', format: streamFormats.pcm16_8k },
+      });
+      assert.equal((await events.next()).value?.type, 'audio');
+      // The reader holds the first audio and pulls no more: the pool finishes what it was given.
+      while (pool.running > 0 || pool.queued > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      assert.equal(given.length, 2, 'the first clause and one look-ahead clause, nothing more');
+      let audio = 0;
+      for await (const event of events) if (event.type === 'audio') audio++;
+      assert.ok(audio > 0);
+      assert.equal(given.length, 5, 'reading on speaks the rest');
+    } finally {
+      pool.synthesize = synthesizeJob;
+    }
+  });
+
+  it('gives every clause of a stream a deadline: its first now, later ones once the audio before has played', async () => {
+    const given: SynthesisJob[] = [];
+    const synthesizeJob = pool.synthesize;
+    pool.synthesize = (job) => {
+      given.push(job);
+      return synthesizeJob.call(pool, job);
+    };
+    try {
+      const before = performance.now();
+      await render('Good morning. Thank you for calling the clinic today.', findVoice('en', 0) as Voice, {
+        kind: 'stream',
+        format: streamFormats.mulaw_8k,
+      });
+      const [first, second] = given.map((job) => job.deadline ?? Number.NaN);
+      assert.ok(first !== undefined && second !== undefined);
+      assert.ok(first >= before && first <= performance.now(), 'the first clause is due at once');
+      // "Good morning." lasts at least 13 x 0.05 s: the second clause is not due before then.
+      assert.ok(
+        second >= first + 13 * 50,
+        `second clause due ${(second - first).toFixed(0)} ms after the first`,
+      );
+    } finally {
+      pool.synthesize = synthesizeJob;
+    }
   });
 
   it('gives no audio and zero seconds for text with nothing to say', async () => {

@@ -2,6 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { GeneratedFileStore, StoredFile } from '../../store/files/file-store.ts';
 import { parseByteRange } from '../byte-range.ts';
 import { ApiError } from '../errors.ts';
+import { documentedAt, validatedByHandler } from '../openapi.ts';
+import { GENERATED_FILE_PATH, generatedGetSchema, generatedHeadSchema } from '../schemas/generated.ts';
 
 export interface GeneratedOptions {
   readonly store: GeneratedFileStore;
@@ -21,7 +23,8 @@ function notFound(): ApiError {
 }
 
 async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<StoredFile> {
-  // No params schema: a validation error would be a 400 and would reveal which names are well formed.
+  // Never validated by a schema: a validation error would be a 400 and would reveal which names
+  // are well formed. The routes' params schema describes the public path, for the document only.
   const { file } = request.params as { file?: string };
   const id = FILE_NAME.exec(file ?? '')?.[1];
   const stored = id === undefined ? undefined : await store.open(id);
@@ -63,6 +66,9 @@ export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app,
     url: PATH,
     // HEAD is declared below so that it never opens the file.
     exposeHeadRoute: false,
+    schema: generatedGetSchema,
+    validatorCompiler: validatedByHandler,
+    config: { swaggerTransform: documentedAt(GENERATED_FILE_PATH) },
     handler: async (request, reply) => {
       const file = await find(store, request);
       setFileHeaders(reply, file);
@@ -86,16 +92,26 @@ export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app,
     },
   });
 
-  app.head(PATH, async (request, reply) => {
-    const file = await find(store, request);
-    setFileHeaders(reply, file);
-    return reply.header('Content-Length', String(file.size)).send();
-  });
+  app.head(
+    PATH,
+    {
+      schema: generatedHeadSchema,
+      validatorCompiler: validatedByHandler,
+      config: { swaggerTransform: documentedAt(GENERATED_FILE_PATH), swagger: { exposeHeadRoute: true } },
+    },
+    async (request, reply) => {
+      const file = await find(store, request);
+      setFileHeaders(reply, file);
+      return reply.header('Content-Length', String(file.size)).send();
+    },
+  );
 
   // The app's 405 handler matches literal paths only; a parametric path answers for itself.
   app.route({
     method: ['DELETE', 'PATCH', 'POST', 'PUT'],
     url: PATH,
+    // Only ever a 405: nothing a client can use, so not in the document.
+    schema: { hide: true },
     handler: async (request) => {
       throw new ApiError(
         'method_not_allowed',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { type HealthBody, healthRouteSchema } from '../schemas/health.ts';
 
 /** A readiness check: `true` when ready, otherwise a short reason (no secrets, hosts or stack traces). */
 export type HealthCheck = () => Promise<true | string> | true | string;
@@ -27,16 +28,17 @@ async function runCheck(check: HealthCheck): Promise<string> {
 
 /** GET /api/v1/health.php: 200 when every check passes, else 503, with each check's state. */
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
-  app.get('/api/v1/health.php', async (_request, reply) => {
+  app.get('/api/v1/health.php', { schema: healthRouteSchema }, async (_request, reply) => {
     const names = Object.keys(options.checks);
     const results = await Promise.all(
       names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))),
     );
-    const checks = Object.fromEntries(names.map((name, i) => [name, results[i]]));
+    const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ?? 'missing']));
     const ready = results.every((r) => r === 'ok');
     reply.header('Cache-Control', 'no-store');
-    return reply
-      .status(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not_ready', version: options.version, checks });
+    const body: HealthBody = ready
+      ? { status: 'ready', version: options.version, checks }
+      : { status: 'not_ready', version: options.version, checks };
+    return reply.status(ready ? 200 : 503).send(body);
   });
 };

@@ -1,13 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../accounts/accounts.ts';
-import {
-  type BillingOutcome,
-  type BillingService,
-  type CommitChargeResult,
-  type InsufficientTokens,
-  type PrecheckResult,
-  tokensFor,
-} from '../../accounts/billing.ts';
+import { type BillingService, tokensFor } from '../../accounts/billing.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
@@ -15,6 +8,23 @@ import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
+import { validatedByHandler } from '../openapi.ts';
+import {
+  type TtsDocOptions,
+  type TtsFileResponse,
+  ttsFileRouteSchema,
+  ttsStreamRouteSchema,
+} from '../schemas/tts.ts';
+import {
+  abortOnDisconnect,
+  type BillingRefusal,
+  billingHeaders,
+  countRequest,
+  nothingToSay,
+  readyPool,
+  refusalError,
+  streamSpeech,
+} from '../speech-reply.ts';
 import { parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
 
 /** What the TTS routes need from accounts: who a key belongs to. */
@@ -44,69 +54,19 @@ export interface TtsOptions {
  */
 export const ESTIMATED_SECONDS_PER_CHARACTER = 0.12;
 
-function insufficient(refusal: InsufficientTokens): ApiError {
-  return new ApiError(
-    'insufficient_tokens',
-    `this request needs ${refusal.needed} tokens and the balance is ${refusal.balance}; top up at least ${refusal.minimumTopUp} tokens`,
-    {
-      details: {
-        balance: refusal.balance,
-        tokens_needed: refusal.needed,
-        minimum_top_up: refusal.minimumTopUp,
-      },
-    },
-  );
-}
-
 /** A refused precheck or charge as the error the client gets. */
-function refusalError(refusal: Exclude<PrecheckResult | CommitChargeResult, { ok: true }>): ApiError {
-  switch (refusal.code) {
-    case 'insufficient_tokens':
-      return insufficient(refusal);
-    case 'account_not_found':
-      // The key was valid a moment ago: its account has since been removed.
-      return new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
+const refused = (refusal: BillingRefusal): ApiError =>
+  refusalError(
+    refusal,
+    // The key was valid a moment ago: its account has since been removed.
+    () =>
+      new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
         headers: { 'WWW-Authenticate': 'Bearer' },
-      });
-    case 'duplicate_request':
-      throw new Error('a request id was charged twice');
-  }
-}
-
-const nothingToSay = () =>
-  new ApiError('input_required', 'input has nothing to speak: no letters or numbers', { param: 'input' });
-
-function billingHeaders(billing: BillingOutcome): Record<string, string> {
-  return {
-    'X-Voice-Tokens-Charged': String(billing.tokens_charged),
-    'X-Voice-Token-Balance': String(billing.token_balance),
-    'X-Voice-Free-Uses-Remaining': String(billing.free_uses_remaining),
-    'X-Voice-Kinyarwanda-Free': String(billing.kinyarwanda_free),
-  };
-}
-
-/** Synthesis stops as soon as the client goes away. */
-function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
-  };
-  reply.raw.once('close', onClose);
-  request.raw.once('aborted', onClose);
-  return controller;
-}
+      }),
+  );
 
 /** POST /api/v1/tts.php and POST /api/v1/tts-stream.php. */
 export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) => {
-  const readyPool = (): EnginePool => {
-    const pool = options.pool();
-    if (!pool?.ready)
-      throw new ApiError('not_ready', 'the speech engines are starting; retry in a few seconds', {
-        headers: { 'Retry-After': '5' },
-      });
-    return pool;
-  };
-
   /** Authentication, then the per-key rate limit (every authenticated request counts, 429s excepted). */
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = await options.accounts.authenticate(apiKeyFrom(request.headers));
@@ -115,20 +75,11 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
     }
-    const decision = await options.rateLimit.hit(auth.keyId, options.requestsPerMinute, 60_000);
-    const resetSeconds = String(Math.ceil(decision.resetMs / 1000));
-    reply.header('RateLimit-Limit', String(decision.limit));
-    reply.header('RateLimit-Remaining', String(decision.remaining));
-    reply.header('RateLimit-Reset', resetSeconds);
-    if (!decision.allowed) {
-      throw new ApiError(
-        'rate_limited',
-        `at most ${decision.limit} requests per minute per key; retry in ${resetSeconds} s`,
-        {
-          headers: { 'Retry-After': resetSeconds },
-        },
-      );
-    }
+    await countRequest(reply, options.rateLimit, {
+      key: auth.keyId,
+      limit: options.requestsPerMinute,
+      per: 'key',
+    });
     return auth;
   };
 
@@ -137,14 +88,33 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const outcome = await options.billing.precheck(accountId, tokens, seconds, {
       language: tts.voice.language,
     });
-    if (!outcome.ok) throw refusalError(outcome);
+    if (!outcome.ok) throw refused(outcome);
     return tokens;
   };
 
-  app.post('/api/v1/tts.php', async (request, reply) => {
+  // The document states the limits the app enforces: these options, and Fastify's body limit
+  // (1 MiB, Fastify's default, when none is configured).
+  const documented = (maxChars: number): TtsDocOptions => ({
+    maxChars,
+    requestsPerMinute: options.requestsPerMinute,
+    charsPerToken: options.charsPerToken,
+    bodyLimitBytes: app.initialConfig.bodyLimit ?? 1024 * 1024,
+  });
+  // The bodies are validated by parseTtsRequest/parseStreamTtsRequest, after authentication and
+  // the rate limit, hence `validatedByHandler` (see schemas/tts.ts).
+  const fileRoute = {
+    schema: ttsFileRouteSchema(documented(options.fileMaxChars)),
+    validatorCompiler: validatedByHandler,
+  };
+  const streamRoute = {
+    schema: ttsStreamRouteSchema(documented(options.streamMaxChars)),
+    validatorCompiler: validatedByHandler,
+  };
+
+  app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const tts = parseTtsRequest(request.body, options.fileMaxChars);
-    const pool = readyPool();
+    const pool = readyPool(options.pool);
     const tokens = await precheck(accountId, tts, 0);
     const controller = abortOnDisconnect(request, reply);
     const parts: Uint8Array[] = [];
@@ -173,7 +143,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     });
     if (!charge.ok) {
       await options.files.delete(id);
-      throw refusalError(charge);
+      throw refused(charge);
     }
     return reply.send({
       output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
@@ -181,13 +151,13 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       language: tts.voice.language,
       speaker_id: tts.voice.speakerId,
       billing: charge.billing,
-    });
+    } satisfies TtsFileResponse);
   });
 
-  app.post('/api/v1/tts-stream.php', async (request, reply) => {
+  app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const tts = parseStreamTtsRequest(request.body, options.streamMaxChars);
-    const pool = readyPool();
+    const pool = readyPool(options.pool);
     const estimatedSeconds = tts.characters * ESTIMATED_SECONDS_PER_CHARACTER;
     const tokens = await precheck(accountId, tts, estimatedSeconds);
     const controller = abortOnDisconnect(request, reply);
@@ -197,58 +167,31 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       target: { kind: 'stream', format: tts.format },
       signal: controller.signal,
     });
-    try {
-      const first = await events.next();
-      if (first.done || first.value.type !== 'audio') throw nothingToSay();
-      const ttfaMs = Math.round(reply.elapsedTime);
-      // The charge is committed when the first audio is ready and before any byte leaves:
-      // a client gone before that pays nothing, and no audio is ever sent uncharged.
-      const charge = await options.billing.commitCharge(accountId, {
-        tokens,
-        seconds: estimatedSeconds,
-        characters: tts.characters,
-        language: tts.voice.language,
-        requestId: request.id,
-        studio: false,
-      });
-      if (!charge.ok) throw refusalError(charge);
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'Content-Type': tts.format.contentType,
-        'X-Voice-Sample-Rate': String(tts.format.sampleRate),
-        'X-Voice-Encoding': tts.format.encoding,
-        'X-Voice-Ttfa-Ms': String(ttfaMs),
-        'Cache-Control': 'no-store',
-        ...billingHeaders(charge.billing),
-      });
-      // A slow reader pauses synthesis (the pipeline waits here) instead of filling memory.
-      const write = async (bytes: Uint8Array) => {
-        if (raw.write(bytes)) return;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            raw.off('drain', done);
-            raw.off('close', done);
-            resolve();
-          };
-          raw.once('drain', done);
-          raw.once('close', done);
+    await streamSpeech(request, reply, {
+      events,
+      controller,
+      onFirstAudio: async () => {
+        const ttfaMs = Math.round(performance.now() - request.arrivedAt);
+        // The charge is committed when the first audio is ready and before any byte leaves:
+        // a client gone before that pays nothing, and no audio is ever sent uncharged.
+        const charge = await options.billing.commitCharge(accountId, {
+          tokens,
+          seconds: estimatedSeconds,
+          characters: tts.characters,
+          language: tts.voice.language,
+          requestId: request.id,
+          studio: false,
         });
-      };
-      try {
-        await write(first.value.bytes);
-        for await (const event of events) {
-          if (event.type === 'audio') await write(event.bytes);
-        }
-        raw.end();
-      } catch (error) {
-        // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
-        if (!controller.signal.aborted) request.log.error({ err: error }, 'stream failed after audio began');
-        raw.destroy();
-      }
-    } finally {
-      await events.return(undefined);
-    }
+        if (!charge.ok) throw refused(charge);
+        return {
+          'Content-Type': tts.format.contentType,
+          'X-Voice-Sample-Rate': String(tts.format.sampleRate),
+          'X-Voice-Encoding': tts.format.encoding,
+          'X-Voice-Ttfa-Ms': String(ttfaMs),
+          'Cache-Control': 'no-store',
+          ...billingHeaders(charge.billing),
+        };
+      },
+    });
   });
 };

@@ -2,7 +2,9 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 
 // Migrations live in code, not in files read at run time, so a bundled or copied build cannot lose
 // them. Rules: never edit a migration that has shipped, add a new one; names sort in the order
-// they run; only portable SQL (SQLite and PostgreSQL), no dialect-only column types.
+// they run; only portable SQL (SQLite and PostgreSQL), no dialect-only column types. So far every
+// type means the same in both (text, integer, double precision), so no migration branches on the
+// dialect; one that must would take the dialect as an argument rather than sniff the driver.
 // Times are ISO 8601 UTC text: portable, readable in both databases, and sortable as text.
 const migrations: Record<string, Migration> = {
   '0001_accounts_keys_ledger': {
@@ -53,7 +55,36 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_users_sessions': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // One user per account for now; unique on account_id so a second owner needs a migration,
+      // not a silent duplicate. Emails are stored lower-cased, so a plain unique index suffices.
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().unique().references('accounts.id'))
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        // The SHA-256 of the cookie's token, never the token.
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+      await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+    },
+  },
 };
+
+/** Every migration's name, in the order they run. */
+export const migrationNames: readonly string[] = Object.keys(migrations).sort();
 
 const provider: MigrationProvider = {
   async getMigrations() {
@@ -61,13 +92,29 @@ const provider: MigrationProvider = {
   },
 };
 
+/** Options for `migrateToLatest`. */
+export interface MigrateOptions {
+  /**
+   * PostgreSQL: the schema the tables are created in (the connection's current schema). kysely
+   * looks for its bookkeeping table in every schema unless told which, and would take another
+   * schema's (a second database user, another application) for ours.
+   */
+  readonly schema?: string;
+}
+
 /**
- * Brings the schema to the latest migration and throws (naming the migration) when one fails. With
- * the store's SQLite dialect the pending migrations run in one transaction, so a failure leaves
- * the schema as it was and a service never starts on a half-migrated database.
+ * Brings the schema to the latest migration and throws (naming the migration) when one fails. On
+ * both databases the pending migrations run in one transaction under a lock (SQLite: the store's
+ * immediate transaction; PostgreSQL: kysely's advisory lock), so a failure leaves the schema as it
+ * was, a service never starts on a half-migrated database, and instances starting together
+ * migrate once.
  */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+export async function migrateToLatest(db: Kysely<unknown>, options: MigrateOptions = {}): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -32,9 +32,27 @@ export interface LedgerTable {
   created_at: string;
 }
 
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** Every table the migrations create. */
 export interface Schema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;
+  users: UsersTable;
+  sessions: SessionsTable;
 }

@@ -1,0 +1,289 @@
+import { type Chart, renderChart } from './chart.ts';
+import type { EngineResults } from './engine.ts';
+import type { HttpResults } from './results.ts';
+import { type BenchSettings, targets } from './settings.ts';
+import { fixed, type Percentiles, printTable, ratio } from './stats.ts';
+
+/** Everything one run measured, as written to bench/results/. */
+export interface BenchReport {
+  readonly date: string;
+  readonly machine: { readonly cpus: number; readonly cpu: string; readonly node: string };
+  readonly settings: BenchSettings;
+  readonly poolSize: number;
+  readonly engine: EngineResults;
+  readonly http: HttpResults;
+  readonly memory: {
+    readonly idleMb: number | null;
+    readonly peakMbByPhase: Readonly<Record<string, number>>;
+    readonly highWaterMb: number | null;
+  };
+  readonly targets: readonly TargetCheck[];
+}
+
+export interface TargetCheck {
+  readonly name: string;
+  readonly target: string;
+  readonly measured: number | null;
+  readonly met: boolean;
+}
+
+const pct = (p: Percentiles) => [fixed(p.p50), fixed(p.p95), fixed(p.p99)];
+
+/** The issue's targets against what this run measured. */
+export function checkTargets(
+  engine: EngineResults,
+  http: HttpResults,
+  peaks: ReadonlyMap<string, number>,
+): TargetCheck[] {
+  const seq = Math.max(...http.sequential.map((s) => s.ttfb.p95));
+  const burst64 = http.bursts.find((b) => b.size === 64)?.ttfb.p95 ?? Number.NaN;
+  const passed = http.sustained.filter((s) => s.passed);
+  const sustained = passed.length > 0 ? Math.max(...passed.map((s) => s.inFlightMean)) : 0;
+  const biggest = Math.max(...http.bursts.map((b) => b.size));
+  const httpThroughput = http.bursts.find((b) => b.size === biggest)?.throughput ?? Number.NaN;
+  const engineThroughput = engine.bursts.find((b) => b.size === biggest)?.throughput ?? Number.NaN;
+  const fileRatio = Math.max(
+    ...http.files.map((f) => {
+      const base = engine.files.find((e) => e.language === f.language)?.ms.p50 ?? Number.NaN;
+      return f.responseMs.p50 / base;
+    }),
+  );
+  // Memory with many calls in flight: the largest burst (every stream open at once) and every
+  // sustained step that reached the target's number of calls.
+  const heavy = [
+    `burst ${biggest}`,
+    ...http.sustained
+      .filter((s) => s.inFlightPeak >= targets.sustainedCalls)
+      .map((s) => `sustained ${s.rate}/s`),
+  ];
+  const memory = Math.max(...heavy.map((phase) => peaks.get(phase) ?? Number.NaN));
+  const check = (name: string, target: string, measured: number, met: boolean): TargetCheck => ({
+    name,
+    target,
+    measured: Number.isFinite(measured) ? measured : null,
+    met: Number.isFinite(measured) && met,
+  });
+  return [
+    check(
+      'one stream: first byte p95 (ms)',
+      `<= ${targets.sequentialTtfbP95Ms}`,
+      seq,
+      seq <= targets.sequentialTtfbP95Ms,
+    ),
+    check(
+      'burst of 64: first byte p95 (ms)',
+      `<= ${targets.burst64TtfbP95Ms}`,
+      burst64,
+      burst64 <= targets.burst64TtfbP95Ms,
+    ),
+    check(
+      'sustained: real-time calls in flight',
+      `>= ${targets.sustainedCalls}`,
+      sustained,
+      sustained >= targets.sustainedCalls,
+    ),
+    check(
+      `throughput vs engine (burst of ${biggest})`,
+      `>= ${targets.throughputRatio}`,
+      httpThroughput / engineThroughput,
+      httpThroughput / engineThroughput >= targets.throughputRatio,
+    ),
+    check(
+      'file, 10,000 characters, vs engine',
+      `<= ${targets.fileRatio}x`,
+      fileRatio,
+      fileRatio <= targets.fileRatio,
+    ),
+    check(
+      `server memory, ${biggest} calls (MB)`,
+      `<= ${targets.memoryMb}`,
+      memory,
+      memory <= targets.memoryMb,
+    ),
+  ];
+}
+
+/** Prints the run's tables. */
+export function printReport(report: BenchReport): void {
+  const { engine, http, memory } = report;
+  console.log(`\nOne stream at a time (${report.settings.sequentialPasses} pass(es) over every turn), ms`);
+  printTable(
+    [
+      'lang',
+      'calls',
+      'TTFB p50',
+      'p95',
+      'p99',
+      'server p50',
+      'p95',
+      'p99',
+      'engine p50',
+      'p95',
+      'p99',
+      'TTFB/engine p50',
+    ],
+    http.sequential.map((s) => {
+      const e = engine.sequential.find((x) => x.language === s.language);
+      return [
+        s.language,
+        `${s.calls - s.errors}/${s.calls}`,
+        ...pct(s.ttfb),
+        ...pct(s.serverTtfa),
+        ...(e ? pct(e.firstAudio) : ['-', '-', '-']),
+        ratio(s.ttfb.p50, e?.firstAudio.p50),
+      ];
+    }),
+  );
+
+  console.log(`\nBursts of simultaneous turns (${report.settings.burstRepeats} burst(s) each), ms`);
+  printTable(
+    [
+      'calls',
+      'TTFB p50',
+      'p95',
+      'p99',
+      'TTLB p50',
+      'p95',
+      'p99',
+      'late',
+      'worst late',
+      'engine 1st p95',
+      'HTTP x rt',
+      'engine x rt',
+      'ratio',
+    ],
+    http.bursts.map((b) => {
+      const e = engine.bursts.find((x) => x.size === b.size);
+      return [
+        `${b.size}${b.errors ? ` (${b.errors} err)` : ''}`,
+        ...pct(b.ttfb),
+        ...pct(b.ttlb),
+        `${b.lateStreams}/${b.calls}`,
+        fixed(b.worstLateMs),
+        fixed(e?.firstAudio.p95),
+        fixed(b.throughput, 0),
+        fixed(e?.throughput, 0),
+        ratio(b.throughput, e?.throughput),
+      ];
+    }),
+  );
+
+  console.log(`\nSustained arrivals (open model, ${report.settings.sustainedSeconds} s per rate), ms`);
+  printTable(
+    [
+      'calls/s',
+      'in flight',
+      'peak',
+      'TTFB p50',
+      'p95',
+      'p99',
+      'server p95',
+      'late',
+      'worst late',
+      'errors',
+      'RSS MB',
+      'passed',
+    ],
+    http.sustained.map((s) => [
+      String(s.rate),
+      fixed(s.inFlightMean, 0),
+      String(s.inFlightPeak),
+      ...pct(s.latencies.ttfb),
+      fixed(s.latencies.serverTtfa.p95),
+      `${s.lateStreams}/${s.latencies.calls}`,
+      fixed(s.worstLateMs),
+      String(s.latencies.errors),
+      fixed(memory.peakMbByPhase[`sustained ${s.rate}/s`], 0),
+      s.passed ? 'yes' : 'no',
+    ]),
+  );
+
+  console.log(`\nFile endpoint, ${report.settings.fileCharacters} characters, ms (p50)`);
+  printTable(
+    ['lang', 'chars', 'audio s', 'response', 'with download', 'engine', 'response/engine'],
+    http.files.map((f) => {
+      const e = engine.files.find((x) => x.language === f.language);
+      return [
+        f.language,
+        String(f.characters),
+        fixed(f.audioSeconds),
+        fixed(f.responseMs.p50),
+        fixed(f.downloadMs.p50),
+        fixed(e?.ms.p50),
+        ratio(f.responseMs.p50, e?.ms.p50),
+      ];
+    }),
+  );
+
+  const h = http.hangUp;
+  console.log(`\nHang-up: a short call the moment ${h.longStreams} long streams are dropped, ms`);
+  printTable(
+    ['case', 'TTFB p50', 'p95', 'max'],
+    [
+      ['idle server', fixed(h.idleTtfb.p50), fixed(h.idleTtfb.p95), fixed(h.idleTtfb.max)],
+      [
+        'after hang-up',
+        fixed(h.afterHangUpTtfb.p50),
+        fixed(h.afterHangUpTtfb.p95),
+        fixed(h.afterHangUpTtfb.max),
+      ],
+    ],
+  );
+
+  console.log('\nServer memory (resident, MB)');
+  printTable(
+    ['phase', 'peak'],
+    [
+      ['idle, ready', fixed(memory.idleMb, 0)],
+      ...Object.entries(memory.peakMbByPhase).map(([phase, mb]) => [phase, fixed(mb, 0)]),
+      ['whole run (kernel high-water mark)', fixed(memory.highWaterMb, 0)],
+    ],
+  );
+
+  console.log('\nTargets');
+  printTable(
+    ['target', 'goal', 'measured', 'met'],
+    report.targets.map((t) => [t.name, t.target, fixed(t.measured, 2), t.met ? 'yes' : 'NO']),
+  );
+}
+
+/** The chart the README shows: first byte against calls in flight. */
+export function ttfbChart(report: BenchReport): string {
+  const { engine, http } = report;
+  const seqP = (p: 'p50' | 'p95') => Math.max(...http.sequential.map((s) => s.ttfb[p]));
+  const engineSeq = Math.max(...engine.sequential.map((s) => s.firstAudio.p95));
+  const chart: Chart = {
+    title: 'Time to first audio byte against concurrency',
+    xLabel: 'calls at once (bursts), calls in flight (sustained)',
+    yLabel: 'time to first byte, ms',
+    series: [
+      {
+        name: 'burst, HTTP p95',
+        color: '#1f5fbf',
+        points: [[1, seqP('p95')], ...http.bursts.map((b) => [b.size, b.ttfb.p95] as const)],
+      },
+      {
+        name: 'burst, HTTP p50',
+        color: '#6fa0e8',
+        points: [[1, seqP('p50')], ...http.bursts.map((b) => [b.size, b.ttfb.p50] as const)],
+      },
+      {
+        name: 'burst, engine p95',
+        color: '#777',
+        dashed: true,
+        points: [[1, engineSeq], ...engine.bursts.map((b) => [b.size, b.firstAudio.p95] as const)],
+      },
+      {
+        name: 'sustained, HTTP p95',
+        color: '#2a9d4b',
+        points: http.sustained.map((s) => [s.inFlightMean, s.latencies.ttfb.p95] as const),
+      },
+    ],
+    markers: [
+      { x: 1, y: targets.sequentialTtfbP95Ms, label: 'target' },
+      { x: 64, y: targets.burst64TtfbP95Ms, label: 'target' },
+      { x: targets.sustainedCalls, y: targets.sustainedTtfbP95Ms, label: 'target' },
+    ],
+  };
+  return renderChart(chart);
+}

@@ -1,0 +1,119 @@
+import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
+import type { StreamCall } from './http-client.ts';
+import type { BenchSettings } from './settings.ts';
+import { type Percentiles, percentile, percentiles } from './stats.ts';
+
+// What the scenarios measure, shared by the engine baseline, the load generator and the report.
+
+/** Latencies of a set of stream calls, in ms. */
+export interface StreamLatencies {
+  readonly calls: number;
+  readonly errors: number;
+  /** The first error seen, to tell what went wrong. */
+  readonly firstError?: string;
+  /** Time to first audio byte at the client (request sent -> first byte). */
+  readonly ttfb: Percentiles;
+  /** `X-Voice-Ttfa-Ms`: request arrival -> first audio ready, by the server's clock. */
+  readonly serverTtfa: Percentiles;
+  /** Time to last byte. */
+  readonly ttlb: Percentiles;
+  readonly audioSeconds: number;
+}
+
+export function latenciesOf(calls: readonly StreamCall[]): StreamLatencies {
+  const good = calls.filter((c) => c.error === undefined);
+  const firstError = calls.find((c) => c.error !== undefined)?.error;
+  return {
+    calls: calls.length,
+    errors: calls.length - good.length,
+    ...(firstError === undefined ? {} : { firstError }),
+    ttfb: percentiles(good.map((c) => c.ttfbMs)),
+    serverTtfa: percentiles(good.map((c) => c.serverTtfaMs)),
+    ttlb: percentiles(good.map((c) => c.ttlbMs)),
+    audioSeconds: good.reduce((sum, c) => sum + c.audioSeconds, 0),
+  };
+}
+
+export interface SequentialHttp extends StreamLatencies {
+  readonly language: LanguageCode;
+}
+
+export interface BurstHttp extends StreamLatencies {
+  readonly size: number;
+  readonly repeats: number;
+  /** First request sent -> last byte of the burst's last stream; median over the repeats. */
+  readonly makespanMs: number;
+  /** Audio seconds delivered per second of wall time over the burst (x real time); median. */
+  readonly throughput: number;
+  /** Streams that made their listener wait after the first byte (see `StreamCall.lateMs`). */
+  readonly lateStreams: number;
+  readonly worstLateMs: number;
+}
+
+export interface FileHttp {
+  readonly language: LanguageCode;
+  readonly characters: number;
+  readonly audioSeconds: number;
+  readonly errors: number;
+  /** Request sent -> JSON answer with the file's URL (the file is written). */
+  readonly responseMs: Percentiles;
+  /** The same, plus downloading the WAV file. */
+  readonly downloadMs: Percentiles;
+}
+
+export interface SustainedStep {
+  /** New calls started per second. */
+  readonly rate: number;
+  readonly seconds: number;
+  readonly latencies: StreamLatencies;
+  /**
+   * Calls in flight, averaged over the step: a call is in flight from its request until its
+   * listener has heard all of it (first byte + audio duration, or the last byte if later).
+   */
+  readonly inFlightMean: number;
+  readonly inFlightPeak: number;
+  /** Streams with a chunk that arrived after the listener needed it. */
+  readonly lateStreams: number;
+  readonly worstLateMs: number;
+  /** The load generator's worst delay in starting a call on schedule (its own saturation). */
+  readonly scheduleLagMs: number;
+  /** First byte p95 under the target, no late stream, no error. */
+  readonly passed: boolean;
+}
+
+export interface HangUpHttp {
+  /** A short call on an idle server. */
+  readonly idleTtfb: Percentiles;
+  /** The same call made the moment every worker's long stream was hung up. */
+  readonly afterHangUpTtfb: Percentiles;
+  readonly longStreams: number;
+}
+
+export interface HttpResults {
+  readonly sequential: readonly SequentialHttp[];
+  readonly bursts: readonly BurstHttp[];
+  readonly files: readonly FileHttp[];
+  readonly sustained: readonly SustainedStep[];
+  readonly hangUp: HangUpHttp;
+}
+
+/** The plan the bench hands its load generator. */
+export interface LoadPlan {
+  readonly type: 'plan';
+  readonly base: string;
+  readonly keys: readonly string[];
+  readonly settings: BenchSettings;
+  /** Worker threads in the server: how many long streams it takes to occupy them all. */
+  readonly poolSize: number;
+}
+
+/** What the load generator tells the bench: the phase it starts (for memory peaks), then results. */
+export type LoadMessage =
+  | { readonly type: 'phase'; readonly name: string }
+  | { readonly type: 'done'; readonly results: HttpResults }
+  | { readonly type: 'failed'; readonly message: string };
+
+/** The median of a few values (repeats of one scenario). */
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AccountService } from '../src/accounts/accounts.ts';
+import { BillingService } from '../src/accounts/billing.ts';
+import { openDatabase } from '../src/store/db/database.ts';
+
+// The service under test: a fresh data directory with customers and keys, then the service
+// started as `npm start` starts it, on loopback, with its embedded defaults.
+
+const root = new URL('..', import.meta.url);
+/** Far more than any run spends: the bench measures speech, not the 402 path. */
+const TOKENS_PER_ACCOUNT = 100_000_000;
+
+export interface BenchData {
+  readonly dataDir: string;
+  readonly keys: readonly string[];
+}
+
+/**
+ * A data directory with `accounts` customer accounts of `keysPerAccount` keys each. Calls are
+ * spread over many keys because one key may make 30 requests a minute, and over several accounts
+ * as a service with many customers sees them (each account's ledger is its own).
+ */
+export async function prepareData(accounts: number, keysPerAccount: number): Promise<BenchData> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ijwi-bench-'));
+  const db = await openDatabase(join(dataDir, 'ijwi.sqlite'));
+  try {
+    const accountService = new AccountService({ accounts: db.accounts, keys: db.keys });
+    const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+    const keys: string[] = [];
+    for (let a = 0; a < accounts; a++) {
+      const account = await accountService.createAccount({ name: `bench customer ${a + 1}` });
+      if (!account.ok) throw new Error(account.message);
+      const topUp = await billing.topUp(account.account.id, TOKENS_PER_ACCOUNT);
+      if (!topUp.ok) throw new Error(`top-up refused: ${topUp.code}`);
+      for (let k = 0; k < keysPerAccount; k++) {
+        const key = await accountService.createKey(account.account.id);
+        if (!key.ok) throw new Error(`key refused: ${key.code}`);
+        keys.push(key.key);
+      }
+    }
+    return { dataDir, keys };
+  } finally {
+    await db.close();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly base: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the service on a free loopback port and resolves once its health check says ready. */
+export async function startServer(dataDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    if (performance.now() > deadline) throw new Error('the service did not become ready in 120 s');
+    const status = await fetch(`${base}/api/v1/health.php`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the service has no process id');
+  return {
+    base,
+    pid,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A field of /proc/<pid>/status in MB (`VmRSS`, `VmHWM`), or undefined where there is none. */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return match?.[1] ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's resident memory, sampled often, its peak kept per phase of the run. */
+export class MemorySampler {
+  readonly #pid: number;
+  readonly #timer: NodeJS.Timeout;
+  readonly peaks = new Map<string, number>();
+  #phase = 'start';
+
+  constructor(pid: number, everyMs = 50) {
+    this.#pid = pid;
+    this.#timer = setInterval(() => this.#sample(), everyMs);
+    this.#sample();
+  }
+
+  set phase(name: string) {
+    this.#sample();
+    this.#phase = name;
+    this.#sample();
+  }
+
+  /** The kernel's own high-water mark of the process's resident memory. */
+  highWaterMb(): number | undefined {
+    return statusMb(this.#pid, 'VmHWM');
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  #sample(): void {
+    const mb = statusMb(this.#pid, 'VmRSS');
+    if (mb !== undefined) this.peaks.set(this.#phase, Math.max(this.peaks.get(this.#phase) ?? 0, mb));
+  }
+}

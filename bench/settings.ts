@@ -1,0 +1,60 @@
+/** How much of each scenario a run does: the full run for figures, a quick one to try the bench. */
+export interface BenchSettings {
+  readonly quick: boolean;
+  /** Passes over every turn, one stream at a time. */
+  readonly sequentialPasses: number;
+  readonly burstSizes: readonly number[];
+  /** Bursts of each size; the percentiles pool their calls. */
+  readonly burstRepeats: number;
+  /** Arrival rates of the sustained scenario, in new calls per second, lowest first. */
+  readonly sustainedRates: readonly number[];
+  readonly sustainedSeconds: number;
+  /** The ladder stops after this many failing rates in a row. */
+  readonly sustainedStopAfterFailures: number;
+  readonly fileCharacters: number;
+  readonly fileRepeats: number;
+  /** Rounds of "drop long streams, then call": how fast a hang-up frees the workers. */
+  readonly hangUpRepeats: number;
+}
+
+export function benchSettings(quick: boolean): BenchSettings {
+  const common = { burstSizes: [16, 64, 128, 256], fileCharacters: 10_000 };
+  if (quick) {
+    return {
+      ...common,
+      quick,
+      sequentialPasses: 1,
+      burstRepeats: 1,
+      sustainedRates: [20, 50, 80],
+      sustainedSeconds: 3,
+      sustainedStopAfterFailures: 3,
+      fileRepeats: 1,
+      hangUpRepeats: 3,
+    };
+  }
+  return {
+    ...common,
+    quick,
+    sequentialPasses: 3,
+    burstRepeats: 3,
+    sustainedRates: [20, 40, 55, 70, 85, 100, 115, 130, 150],
+    sustainedSeconds: 12,
+    sustainedStopAfterFailures: 2,
+    fileRepeats: 3,
+    hangUpRepeats: 10,
+  };
+}
+
+/** Both the engine baseline and the service are warmed with every turn, then a burst of this many. */
+export const WARM_UP_BURST = 64;
+
+/** The targets for this bench on a 2-core machine. */
+export const targets = {
+  sequentialTtfbP95Ms: 30,
+  burst64TtfbP95Ms: 150,
+  sustainedTtfbP95Ms: 250,
+  sustainedCalls: 200,
+  throughputRatio: 0.85,
+  fileRatio: 1.3,
+  memoryMb: 400,
+} as const;

@@ -1,0 +1,78 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ActiveSession } from '../../accounts/sessions.ts';
+import { type DashboardNotice, type DashboardPageOptions, dashboardPage } from '../../web/pages/dashboard.ts';
+import { sendPage } from '../page-headers.ts';
+import type { WebContext } from '../web.ts';
+import { formField, sessionOrSignIn } from '../web-session.ts';
+
+// The usage table shows the newest entries; a busy account's full history is an export for later.
+const LEDGER_ROWS = 50;
+const NOTICES: readonly DashboardNotice[] = ['welcome', 'key_revoked', 'key_not_found'];
+
+/** GET /dashboard, and the key forms: POST /dashboard/keys (create) and POST /dashboard/keys/:id/revoke. */
+export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, context) => {
+  const render = async (
+    reply: FastifyReply,
+    session: ActiveSession,
+    extra: Pick<DashboardPageOptions, 'newKey' | 'keyError' | 'notice'>,
+    status = 200,
+  ) => {
+    const accountId = session.user.accountId;
+    const [account, balance, keys, ledger] = await Promise.all([
+      context.accounts.getAccount(accountId),
+      context.billing.balance(accountId),
+      context.accounts.listKeys(accountId),
+      context.billing.listLedger(accountId, { limit: LEDGER_ROWS }),
+    ]);
+    // A user's account is made with the user and never removed: its absence is a bug.
+    if (!account || !balance.ok || !keys.ok || !ledger.ok)
+      throw new Error('the signed-in user has no account');
+    return sendPage(
+      reply,
+      dashboardPage({
+        viewer: { kind: 'user', email: session.user.email, csrfToken: session.csrfToken },
+        accountName: account.name,
+        accountId,
+        balance: balance.balance,
+        freeUsesRemaining: balance.freeUsesRemaining,
+        keys: keys.keys,
+        ledger: ledger.entries,
+        ...extra,
+      }),
+      status,
+    );
+  };
+
+  app.get('/dashboard', async (request, reply) => {
+    const session = sessionOrSignIn(request, reply);
+    if (!session) return reply;
+    const { notice } = request.query as { notice?: unknown };
+    const known = NOTICES.find((n) => n === notice);
+    return render(reply, session, known ? { notice: known } : {});
+  });
+
+  // The key is in this response only: no redirect, since a redirect would need it stored somewhere.
+  app.post('/dashboard/keys', async (request, reply) => {
+    const session = sessionOrSignIn(request, reply);
+    if (!session) return reply;
+    const name = formField(request, 'name');
+    const created = await context.accounts.createKey(session.user.accountId, { name });
+    if (created.ok)
+      return render(reply, session, { newKey: { key: created.key, name: created.record.name } }, 201);
+    const keyError =
+      created.code === 'invalid_name' ? `${created.message}.` : 'The key could not be created.';
+    return render(reply, session, { keyError }, 400);
+  });
+
+  app.post('/dashboard/keys/:id/revoke', async (request, reply) => {
+    const session = sessionOrSignIn(request, reply);
+    if (!session) return reply;
+    const { id } = request.params as { id?: string };
+    // Scoped to the account: another account's key id reads as not found.
+    const revoked = await context.accounts.revokeKey(id ?? '', session.user.accountId);
+    return reply.redirect(
+      `/dashboard?notice=${revoked.ok ? 'key_revoked' : 'key_not_found'}#keys-title`,
+      303,
+    );
+  });
+};

@@ -1,0 +1,303 @@
+import type { FastifySchema } from 'fastify';
+import { type ZodType, z } from 'zod';
+import { FREE_MAX_SECONDS } from '../../accounts/billing.ts';
+import {
+  defaultStreamFormat,
+  FRAME_MS,
+  streamFormatNames,
+  streamFormats,
+} from '../../speech/audio/formats.ts';
+import { languages, voices } from '../../speech/voices.ts';
+import { apiKeySecurity, tags } from '../openapi.ts';
+import { type CloningField, DEFAULT_LANGUAGE, speakerIdRange } from '../tts-request.ts';
+import { errorResponse, insufficientTokensResponse, invalidApiKeyResponse } from './errors.ts';
+import {
+  binaryResponse,
+  type DocumentedResponse,
+  header,
+  jsonResponse,
+  rateLimitHeaders,
+} from './responses.ts';
+
+// Schema first, with one exception: these body schemas document the request, and
+// parseTtsRequest / parseStreamTtsRequest (tts-request.ts) validate it. The parsers must run
+// after authentication and the rate limit, which Fastify's validation precedes; they answer
+// the contract's codes with their own messages, which zod issues do not map onto field by
+// field (a language of the wrong type is `unsupported_language`, a missing input
+// `input_required`...); and they count characters as code points after trimming where zod's
+// `max` counts UTF-16 units. So both are built from the same constants (limits from the app,
+// languages and speaker ranges from the voice catalogue, format names from the format table,
+// the cloning fields and default language from tts-request.ts), and the OpenAPI test checks
+// that what the document calls valid passes the parsers and what it calls invalid does not.
+
+const languageCodes = languages.map((l) => l.code);
+const speakerIds = voices.map((v) => v.speakerId);
+const defaultSpeakerId = languages.find((l) => l.code === DEFAULT_LANGUAGE)?.defaultSpeakerId ?? 0;
+
+/** The limits and prices the TTS documentation states, from the app's configuration. */
+export interface TtsDocOptions {
+  /** Characters of `input` allowed on this endpoint. */
+  readonly maxChars: number;
+  readonly requestsPerMinute: number;
+  readonly charsPerToken: number;
+  readonly bodyLimitBytes: number;
+}
+
+function inputField(maxChars: number): ZodType {
+  return z
+    .string()
+    .min(1)
+    .max(maxChars)
+    .regex(/\S/)
+    .meta({
+      description:
+        `The text to speak: at most ${maxChars} characters, counted as Unicode code points after ` +
+        'surrounding whitespace is trimmed, and at least one that is not whitespace.',
+      examples: ['Muraho! Murakaza neza.'],
+    });
+}
+
+const languageField = z
+  .enum(languageCodes)
+  .default(DEFAULT_LANGUAGE)
+  .meta({
+    description: `The language: ${languages.map((l) => `\`${l.code}\` (${l.name})`).join(', ')}.`,
+  });
+
+const speakerRanges = languages
+  .map((l) => {
+    const { min, max } = speakerIdRange(l.code);
+    return `${min}-${max} for \`${l.code}\``;
+  })
+  .join(', ');
+
+const speakerIdField = z
+  .int()
+  .min(Math.min(...speakerIds))
+  .max(Math.max(...speakerIds))
+  .default(defaultSpeakerId)
+  .meta({
+    description:
+      `The voice within the language: ${speakerRanges}; when absent, the language's default ` +
+      `(${languages.map((l) => `${l.defaultSpeakerId} for \`${l.code}\``).join(', ')}). Names and ` +
+      'groups are listed by voices.php. A string of digits ("2") is accepted too, as the original ' +
+      'service accepted it.',
+  });
+
+/**
+ * Each language's speaker range, as JSON Schema conditions: the flat `speaker_id` above gives
+ * the widest range, these narrow it. A request without `language` is in the default language.
+ */
+const speakerRules = languages.map((l) => {
+  const { min, max } = speakerIdRange(l.code);
+  return {
+    if: {
+      properties: { language: { const: l.code } },
+      ...(l.code === DEFAULT_LANGUAGE ? {} : { required: ['language'] }),
+    },
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword; this object is never awaited.
+    then: { properties: { speaker_id: { minimum: min, maximum: max } } },
+  };
+});
+
+const retiredField = z.never().optional().meta({
+  deprecated: true,
+  description: 'Voice cloning is retired: a request carrying this field, with any value, gets 410.',
+});
+
+// `satisfies` keeps these in step with CLONING_FIELDS: a field missing or extra fails to compile.
+const cloningFields = {
+  speaker_wav: retiredField,
+  reference_audio: retiredField,
+  voice_sample: retiredField,
+} satisfies Record<CloningField, ZodType>;
+
+const formatField = z
+  .enum(streamFormatNames)
+  .default(defaultStreamFormat.name)
+  .meta({
+    description: `The audio format: ${Object.values(streamFormats)
+      .map((f) => `\`${f.name}\` (${f.contentType}, ${f.sampleRate} Hz, ${f.encoding})`)
+      .join(', ')}. PCM is signed little-endian.`,
+  });
+
+const bodyMeta = {
+  description: 'Unknown fields are ignored.',
+  allOf: speakerRules,
+};
+
+/** The `tts.php` body, for the document. */
+export function ttsBodySchema(maxChars: number): ZodType {
+  return z
+    .object({
+      input: inputField(maxChars),
+      language: languageField,
+      speaker_id: speakerIdField,
+      ...cloningFields,
+    })
+    .meta(bodyMeta);
+}
+
+/** The `tts-stream.php` body, for the document: the `tts.php` fields and `format`. */
+export function streamTtsBodySchema(maxChars: number): ZodType {
+  return z
+    .object({
+      input: inputField(maxChars),
+      language: languageField,
+      speaker_id: speakerIdField,
+      format: formatField,
+      ...cloningFields,
+    })
+    .meta(bodyMeta);
+}
+
+const billingSchema = z
+  .object({
+    kinyarwanda_free: z.boolean().meta({
+      description: 'True only for Kinyarwanda in the signed-in studio, which is free; false through the API.',
+    }),
+    api_usage: z.boolean().meta({ description: 'True for a request through the API.' }),
+    tokens_charged: z.int().meta({ description: 'Tokens this request cost: 0 when a free generation paid.' }),
+    token_balance: z.int().meta({ description: 'The balance after this request, in tokens.' }),
+    free_uses_remaining: z.int().meta({ description: 'Free generations the account has left.' }),
+  })
+  .meta({ description: 'How the request was billed.' });
+
+/** The `tts.php` 200 body (fixed fields). The route serialises its answer with it. */
+export const ttsFileResponseSchema = z.object({
+  output_url: z.string().meta({
+    format: 'uri',
+    description: 'Absolute URL of the WAV file: mono 16-bit PCM at the voice’s native rate.',
+  }),
+  seconds: z.number().meta({ description: 'Duration of the audio, in seconds, to two decimals.' }),
+  language: z.enum(languageCodes),
+  speaker_id: z.int(),
+  billing: billingSchema,
+});
+
+/** What the `tts.php` handler sends on success. */
+export type TtsFileResponse = z.input<typeof ttsFileResponseSchema>;
+
+function billingHeaders(): Readonly<Record<string, ZodType>> {
+  return {
+    'X-Voice-Tokens-Charged': header('Tokens this request cost: 0 when a free generation paid.', z.int()),
+    'X-Voice-Token-Balance': header('The balance after this request, in tokens.', z.int()),
+    'X-Voice-Free-Uses-Remaining': header('Free generations the account has left.', z.int()),
+    'X-Voice-Kinyarwanda-Free': header('As `billing.kinyarwanda_free` of tts.php.', z.boolean()),
+  };
+}
+
+function streamOkResponse(requestsPerMinute: number): DocumentedResponse {
+  const formats = Object.values(streamFormats);
+  const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+  return binaryResponse(
+    `Raw audio without a header, sent with chunked transfer as it is produced, in whole ${FRAME_MS} ms ` +
+      'frames. The headers go out when the first audio is ready. If synthesis fails after audio has ' +
+      'started, the connection is aborted (the chunked body never ends cleanly), so an incomplete ' +
+      'stream can be told from a complete one.',
+    unique(formats.map((f) => f.contentType)),
+    {
+      'X-Voice-Ttfa-Ms': header(
+        'Server time from the request’s arrival to the first audio byte being ready, in whole milliseconds.',
+        z.int().nonnegative(),
+      ),
+      'X-Voice-Sample-Rate': header(
+        'Samples per second of the audio.',
+        z.literal(unique(formats.map((f) => f.sampleRate))),
+      ),
+      'X-Voice-Encoding': header(
+        'How to read the bytes: `pcm_s16le` (signed 16-bit little-endian), `mulaw` or `alaw` (G.711).',
+        z.enum(unique(formats.map((f) => f.encoding))),
+      ),
+      ...billingHeaders(),
+      ...rateLimitHeaders(requestsPerMinute),
+    },
+  );
+}
+
+function errorResponses(options: TtsDocOptions, stream: boolean): Record<number, DocumentedResponse> {
+  const fields = stream
+    ? '`input`, `language`, `speaker_id` or `format`'
+    : '`input`, `language` or `speaker_id`';
+  return {
+    400: errorResponse(
+      400,
+      `Malformed JSON, or a missing, wrong-typed or out-of-range ${fields}; \`param\` names the field. ` +
+        'Also two different keys in Authorization and X-Voice-Api-Key, and an input with nothing to ' +
+        'speak (no letters or numbers).',
+    ),
+    401: invalidApiKeyResponse(),
+    402: insufficientTokensResponse(),
+    410: errorResponse(
+      410,
+      'The body carries a field of the retired voice cloning; `param` names it. Choose a voice with ' +
+        '`language` and `speaker_id`.',
+    ),
+    413: errorResponse(413, `The body is larger than ${options.bodyLimitBytes} bytes.`),
+    415: errorResponse(415, 'The body is not JSON: send it with `Content-Type: application/json`.'),
+    429: errorResponse(
+      429,
+      `More than ${options.requestsPerMinute} requests in a rolling minute on this key, file and stream ` +
+        'requests together. Refused requests do not count.',
+      {
+        'Retry-After': header('Seconds until a request will be accepted.', z.int().nonnegative()),
+        ...rateLimitHeaders(options.requestsPerMinute),
+      },
+    ),
+    500: errorResponse(500, 'A bug on our side; the message is generic, the request id helps us find it.'),
+    503: errorResponse(503, 'The speech engines are still starting.', {
+      'Retry-After': header('Seconds to wait before retrying.', z.int().nonnegative()),
+    }),
+  };
+}
+
+function billingNote(options: TtsDocOptions): string {
+  return (
+    `Costs 1 token per started ${options.charsPerToken} characters of \`input\` (at least 1), or one of ` +
+    `the account's free generations while it has some and the audio is under ${FREE_MAX_SECONDS} s. ` +
+    'A request that fails is not charged. Counts against the per-key limit of ' +
+    `${options.requestsPerMinute} requests per rolling minute, shared by both TTS endpoints.`
+  );
+}
+
+/** The `tts.php` route schema. */
+export function ttsFileRouteSchema(options: TtsDocOptions): FastifySchema {
+  return {
+    operationId: 'createSpeechFile',
+    summary: 'Synthesise speech to a WAV file',
+    description:
+      'Synthesises `input` in the chosen voice and answers with the URL of a WAV file, kept for a ' +
+      `limited time (24 hours by default). ${billingNote(options)}`,
+    tags: [tags.speech],
+    security: apiKeySecurity,
+    body: ttsBodySchema(options.maxChars),
+    response: {
+      200: jsonResponse(
+        'The file is ready.',
+        ttsFileResponseSchema,
+        rateLimitHeaders(options.requestsPerMinute),
+      ),
+      ...errorResponses(options, false),
+    },
+  };
+}
+
+/** The `tts-stream.php` route schema. */
+export function ttsStreamRouteSchema(options: TtsDocOptions): FastifySchema {
+  return {
+    operationId: 'streamSpeech',
+    summary: 'Stream speech as raw audio, for live calls',
+    description:
+      'Synthesises `input` and streams the audio as it is produced. One or two sentences per request ' +
+      'give the fastest first audio; allow up to 10-15 s for it. An error found before the first ' +
+      'audio gets a JSON error; when the client disconnects, synthesis stops. Free use is decided ' +
+      `before synthesis, from a conservative duration estimate. ${billingNote(options)}`,
+    tags: [tags.speech],
+    security: apiKeySecurity,
+    body: streamTtsBodySchema(options.maxChars),
+    response: {
+      200: streamOkResponse(options.requestsPerMinute),
+      ...errorResponses(options, true),
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { FastifySchema } from 'fastify';
+import { z } from 'zod';
+import { streamFormatNames, streamFormats } from '../../speech/audio/formats.ts';
+import { languages, voices } from '../../speech/voices.ts';
+import { tags } from '../openapi.ts';
+import type { Limits } from '../routes/voices.ts';
+
+const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+
+/** The `?format=json` listing (the contract's shape). The route serialises it with this. */
+export function voiceCatalogueSchema(limits: Limits) {
+  return z.object({
+    languages: z.array(
+      z.object({
+        code: z.enum(languages.map((l) => l.code)),
+        name: z.string(),
+        default_speaker_id: z.int(),
+        billing: z.object({
+          api: z.literal('tokens'),
+          studio: z.enum(['free', 'tokens']).meta({ description: 'Kinyarwanda is free in the studio.' }),
+        }),
+        voices: z.array(
+          z.object({
+            speaker_id: z.int(),
+            name: z.string(),
+            group: z.enum(unique(voices.map((v) => v.group))),
+            gender: z.enum(unique(voices.map((v) => v.gender))),
+            sample_rate: z.int().meta({ description: 'The native rate of the voice and of its WAV files.' }),
+          }),
+        ),
+      }),
+    ),
+    formats: z.array(
+      z.object({
+        format: z.enum(streamFormatNames),
+        content_type: z.enum(unique(Object.values(streamFormats).map((f) => f.contentType))),
+        sample_rate: z.int(),
+        encoding: z.enum(unique(Object.values(streamFormats).map((f) => f.encoding))),
+        default: z.boolean(),
+      }),
+    ),
+    limits: z.object({
+      file_max_chars: z.literal(limits.fileMaxChars),
+      stream_max_chars: z.literal(limits.streamMaxChars),
+      requests_per_minute: z.literal(limits.requestsPerMinute),
+    }),
+  });
+}
+
+/** The listing as the handler builds it. */
+export type VoiceCatalogue = z.input<ReturnType<typeof voiceCatalogueSchema>>;
+
+/** The `voices.php` route schema. */
+export function voicesRouteSchema(limits: Limits): FastifySchema {
+  return {
+    operationId: 'listVoices',
+    summary: 'List languages, voices, stream formats and limits',
+    description:
+      'A readable HTML page, or with `?format=json` the machine listing. No API key. Voices and ' +
+      'health are not under the per-key rate limit.',
+    tags: [tags.voices],
+    querystring: z.object({
+      // Any other value, or several, gives the page as before: `catch` never refuses a query.
+      format: z
+        .enum(['json'])
+        .optional()
+        .catch(undefined)
+        .meta({ description: '`json` for the machine listing; anything else gives the HTML page.' }),
+    }),
+    response: {
+      200: {
+        description: 'The listing: JSON with `?format=json`, else HTML.',
+        content: {
+          'application/json': { schema: voiceCatalogueSchema(limits) },
+          'text/html': { schema: z.string().meta({ description: 'A readable page.' }) },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import { Pool } from 'pg';
+import { withErrorCode } from '../error-code.ts';
+import type { Database } from './database.ts';
+import { migrateToLatest } from './migrations.ts';
+import type { Schema } from './schema.ts';
+import { sqlDatabase } from './sql-database.ts';
+
+/** Options for `openPostgresDatabase`. */
+export interface PostgresDatabaseOptions {
+  /** Connections this process keeps at most; default 10. */
+  readonly poolSize?: number;
+  /** How long a query waits for a connection (new or from the busy pool) before failing; default 5000 ms. */
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * Connects a pool to the PostgreSQL database at `url` (postgres://user:password@host:port/db;
+ * `?options=-c search_path=name` selects a schema) and applies every pending migration before
+ * resolving. Fails fast, with no credentials in the message, when the server cannot be reached, so
+ * a service never starts without its database. Migrations take kysely's advisory lock, so several
+ * instances may start against a new database at once.
+ */
+export async function openPostgresDatabase(
+  url: string,
+  options: PostgresDatabaseOptions = {},
+): Promise<Database> {
+  const pool = new Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // Names the connections in the server's activity view; a URL that sets its own wins.
+    application_name: 'ijwi',
+  });
+  // A connection that breaks (server restart, failover, network) emits 'error', which crashes the
+  // process when nobody listens: on the pool while the connection is idle (the pool then drops it),
+  // on the connection itself while a query runs on it (that query also rejects, which is the report
+  // that matters, and the pool drops the connection when it comes back). The next query opens a new
+  // connection, and the health check reports the database until one succeeds.
+  pool.on('error', () => {});
+  pool.on('connect', (connection) => {
+    connection.on('error', () => {});
+  });
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    let schema: string | null;
+    try {
+      const result = await pool.query<{ schema: string | null }>('select current_schema() as schema');
+      schema = result.rows[0]?.schema ?? null;
+    } catch (error) {
+      throw new Error(withErrorCode('cannot reach the PostgreSQL database', error), { cause: error });
+    }
+    if (schema === null) throw new Error('the PostgreSQL search_path names no existing schema');
+    await migrateToLatest(kysely as Kysely<unknown>, { schema });
+  } catch (error) {
+    await kysely.destroy();
+    throw error;
+  }
+  // Several processes share the database, so the ledger locks the account row in each transaction.
+  return sqlDatabase(kysely, { rowLocks: true });
+}

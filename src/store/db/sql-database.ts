@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import { withErrorCode } from '../error-code.ts';
+import type { Database } from './database.ts';
+import { SqlAccountRepository, SqlApiKeyRepository, SqlLedgerRepository } from './repositories.ts';
+import type { Schema } from './schema.ts';
+
+/** What differs between dialects once the query builder is open. */
+export interface SqlDatabaseOptions {
+  /** Passed to the ledger: lock the account row (PostgreSQL) or rely on the dialect's transactions. */
+  readonly rowLocks: boolean;
+}
+
+/**
+ * The `Database` over an open, migrated query builder: the same repositories, health check and
+ * close for every dialect, so the SQL is written once.
+ */
+export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions): Database {
+  let closed = false;
+  return {
+    accounts: new SqlAccountRepository(kysely),
+    keys: new SqlApiKeyRepository(kysely),
+    ledger: new SqlLedgerRepository(kysely, { rowLocks: options.rowLocks }),
+    kysely,
+    async ping() {
+      if (closed) return 'closed';
+      try {
+        await kysely.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
+        return true;
+      } catch (error) {
+        return withErrorCode('query failed', error);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+  };
+}

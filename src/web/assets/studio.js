@@ -1,0 +1,327 @@
+// The studio page: the character count and price as you type, and speech that plays while it is
+// still being generated.
+//
+// Playback: the server streams raw 16-bit PCM as it is synthesised. Each chunk is scheduled on a
+// Web Audio context right after the previous one, and the context plays into the page's <audio>
+// element through a media stream, so the element's own controls show the time advancing from
+// the first chunk. When the stream ends, the chunks are joined into a WAV file in the browser
+// (the same bytes the server sent, with an exact header): the element switches to that file
+// once the live playback has finished, for replay and seeking, and the download link offers it.
+
+const form = document.getElementById('studio-form');
+if (form instanceof HTMLFormElement) studio(form);
+
+/** @param {HTMLFormElement} form */
+function studio(form) {
+  const byId = (id) => document.getElementById(id);
+  const text = byId('text');
+  const language = byId('language');
+  const voice = byId('voice');
+  const speak = byId('speak');
+  const status = byId('status');
+  const errorBox = byId('studio-error');
+  const player = byId('player');
+  const download = byId('download');
+  const example = byId('example');
+  const data = form.dataset;
+  const config = {
+    csrf: data.csrf ?? '',
+    charsPerToken: Number(data.charsPerToken),
+    tokenCents: Number(data.tokenCents),
+    freeGenerations: Number(data.freeGenerations),
+    secondsPerCharacter: Number(data.secondsPerCharacter),
+    freeMaxSeconds: Number(data.freeMaxSeconds),
+  };
+  // What the account has, as last reported by the server (the page, then each response's headers).
+  const account = { balance: Number(data.balance), freeUses: Number(data.freeUses) };
+  let current;
+  let downloadUrl;
+
+  const characters = () => [...text.value.trim()].length;
+  const usd = (tokens) => `${((tokens * config.tokenCents) / 100).toFixed(2)} USD`;
+  const plural = (n, word) => `${n.toLocaleString('en-US')} ${n === 1 ? word : `${word}s`}`;
+
+  // The same rule the server bills by (studio Kinyarwanda free, then a free generation for
+  // short audio, then tokens), so the price shown is the price paid.
+  function priceText(count) {
+    if (language.value === 'rw') return 'Free in the studio';
+    if (account.freeUses > 0 && count * config.secondsPerCharacter < config.freeMaxSeconds) {
+      return `Uses 1 of your ${account.freeUses} free generations`;
+    }
+    const tokens = Math.max(1, Math.ceil(count / config.charsPerToken));
+    const cost = `${plural(tokens, 'token')} · ${usd(tokens)}`;
+    return account.balance >= tokens ? cost : `${cost} · your balance is ${plural(account.balance, 'token')}`;
+  }
+
+  function updateMeter() {
+    const count = characters();
+    byId('char-count').textContent = count.toLocaleString('en-US');
+    byId('price').textContent = priceText(count);
+  }
+
+  function showAccount() {
+    byId('balance').textContent = plural(account.balance, 'token');
+    byId('free-uses').textContent = `${account.freeUses} of ${config.freeGenerations} left`;
+    updateMeter();
+  }
+
+  // Speaker ids repeat across languages, so voices are chosen by option, not by value.
+  function filterVoices() {
+    let first;
+    for (const option of voice.options) {
+      const matches = option.dataset.language === language.value;
+      option.hidden = !matches;
+      option.disabled = !matches;
+      if (matches && first === undefined) first = option;
+    }
+    if (voice.selectedOptions[0]?.disabled !== false && first) voice.selectedIndex = first.index;
+  }
+
+  function setStatus(message) {
+    status.textContent = message;
+  }
+
+  // Where the current generation is, on the form for styles and tests: requesting, streaming
+  // (playing while the rest is generated), streamed (all audio received), done (replayable),
+  // or refused / failed.
+  function setState(state) {
+    form.dataset.state = state;
+  }
+
+  function showError(message, link) {
+    errorBox.replaceChildren();
+    const paragraph = document.createElement('p');
+    paragraph.textContent = message;
+    if (link) {
+      const anchor = document.createElement('a');
+      anchor.href = link.href;
+      anchor.textContent = link.label;
+      paragraph.append(' ', anchor);
+    }
+    errorBox.append(paragraph);
+    errorBox.hidden = false;
+  }
+
+  async function explain(response) {
+    let error = {};
+    try {
+      error = (await response.json()).error ?? {};
+    } catch {
+      // Not our JSON (a proxy's page): the status alone has to do.
+    }
+    switch (response.status) {
+      case 402:
+        account.balance = Number(error.balance ?? account.balance);
+        account.freeUses = 0;
+        showAccount();
+        return [
+          `Your free generations are used up and your balance is ${plural(account.balance, 'token')}; this text needs ${plural(Number(error.tokens_needed), 'token')}. ` +
+            `Top up at least ${error.minimum_top_up} tokens (${usd(Number(error.minimum_top_up))}) to continue. Kinyarwanda stays free here.`,
+          { href: '/dashboard#topup-title', label: 'How to top up' },
+        ];
+      case 401:
+        return ['Your session has ended.', { href: '/signin?next=/studio', label: 'Sign in again' }];
+      case 403:
+        return ['This page is out of date. Reload it and try again.'];
+      case 429:
+        return [
+          `That is more requests than your account may make in a minute. Try again in ${response.headers.get('retry-after') ?? 'a few'} seconds.`,
+        ];
+      case 503:
+        return ['The voices are still starting up. Try again in a few seconds.'];
+      case 400:
+        return [`This text cannot be spoken: ${error.message ?? 'check it and try again'}.`];
+      default:
+        return [
+          `Something went wrong on our side. Please try again${error.request_id ? ` (request ${error.request_id})` : ''}.`,
+        ];
+    }
+  }
+
+  function wavFile(parts, byteLength, sampleRate) {
+    const header = new DataView(new ArrayBuffer(44));
+    const ascii = (at, tag) => {
+      for (let i = 0; i < 4; i++) header.setUint8(at + i, tag.charCodeAt(i));
+    };
+    ascii(0, 'RIFF');
+    header.setUint32(4, 36 + byteLength, true);
+    ascii(8, 'WAVE');
+    ascii(12, 'fmt ');
+    header.setUint32(16, 16, true);
+    header.setUint16(20, 1, true);
+    header.setUint16(22, 1, true);
+    header.setUint32(24, sampleRate, true);
+    header.setUint32(28, sampleRate * 2, true);
+    header.setUint16(32, 2, true);
+    header.setUint16(34, 16, true);
+    ascii(36, 'data');
+    header.setUint32(40, byteLength, true);
+    return new Blob([header.buffer, ...parts], { type: 'audio/wav' });
+  }
+
+  /** One generation: its audio context, its request, and its chunks. */
+  function liveSession(sampleRate) {
+    const controller = new AbortController();
+    // Created inside the click, so the browser lets it play.
+    const context = new AudioContext({ sampleRate });
+    const destination = context.createMediaStreamDestination();
+    const parts = [];
+    let byteLength = 0;
+    let carry = new Uint8Array(0);
+    let next = 0;
+    let last;
+
+    // The player and download link keep the previous audio until this one has some: a refused
+    // request leaves them as they were.
+    function takeOver() {
+      if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+      downloadUrl = undefined;
+      download.hidden = true;
+      player.removeAttribute('src');
+      player.srcObject = destination.stream;
+      player.play().catch(() => {
+        // Autoplay refused: the controls are there to press play.
+      });
+    }
+
+    function schedule(bytes) {
+      const joined = new Uint8Array(carry.length + bytes.length);
+      joined.set(carry);
+      joined.set(bytes, carry.length);
+      const whole = joined.length - (joined.length % 2);
+      carry = joined.slice(whole);
+      if (whole === 0) return;
+      const view = new DataView(joined.buffer, 0, whole);
+      const buffer = context.createBuffer(1, whole / 2, sampleRate);
+      const channel = buffer.getChannelData(0);
+      for (let i = 0; i < channel.length; i++) channel[i] = view.getInt16(i * 2, true) / 32768;
+      const source = context.createBufferSource();
+      source.buffer = buffer;
+      source.connect(destination);
+      // A little lead on the first chunk (and after a stall), so its start is not clipped.
+      next = Math.max(next, context.currentTime + 0.05);
+      source.start(next);
+      next += buffer.duration;
+      last = source;
+    }
+
+    return {
+      controller,
+      async play(body, onFirstAudio) {
+        const reader = body.getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (parts.length === 0) {
+            takeOver();
+            onFirstAudio();
+          }
+          parts.push(value);
+          byteLength += value.length;
+          schedule(value);
+        }
+        return { seconds: byteLength / 2 / sampleRate, wav: wavFile(parts, byteLength, sampleRate) };
+      },
+      /** Resolves when everything scheduled has been heard. */
+      finished() {
+        return new Promise((resolve) => {
+          if (!last || context.state === 'closed') return resolve();
+          last.addEventListener('ended', () => resolve(), { once: true });
+          // Stopped early (a new generation started): nothing more will end.
+          context.addEventListener('statechange', () => context.state === 'closed' && resolve());
+        });
+      },
+      stop() {
+        controller.abort();
+        context.close().catch(() => {});
+      },
+    };
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    errorBox.hidden = true;
+    const input = text.value.trim();
+    if (input.length === 0) {
+      showError('Type some text to speak first.');
+      text.focus();
+      return;
+    }
+    const option = voice.selectedOptions[0];
+    if (!option) return;
+    current?.stop();
+    const session = liveSession(Number(option.dataset.rate));
+    current = session;
+    const busy = (on) => {
+      speak.disabled = on;
+      form.setAttribute('aria-busy', String(on));
+    };
+    busy(true);
+    setState('requesting');
+    setStatus('Generating…');
+    try {
+      const response = await fetch('/studio/tts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': config.csrf },
+        body: JSON.stringify({ input, language: language.value, speaker_id: Number(option.value) }),
+        signal: session.controller.signal,
+      });
+      if (!response.ok || !response.body) {
+        // Read before stopping: stopping aborts the request, body included.
+        const [message, link] = await explain(response);
+        session.stop();
+        // A live stream the new request replaced has nothing left to play.
+        if (player.srcObject) player.srcObject = null;
+        showError(message, link);
+        setState('refused');
+        setStatus('Not generated.');
+        return;
+      }
+      account.balance = Number(response.headers.get('x-voice-token-balance') ?? account.balance);
+      account.freeUses = Number(response.headers.get('x-voice-free-uses-remaining') ?? account.freeUses);
+      showAccount();
+      const { seconds, wav } = await session.play(response.body, () => {
+        setState('streaming');
+        setStatus('Playing… still generating.');
+      });
+      setState('streamed');
+      busy(false);
+      downloadUrl = URL.createObjectURL(wav);
+      download.href = downloadUrl;
+      download.download = `ijwi-${language.value}-${option.textContent?.split(' ')[0]?.toLowerCase() ?? 'voice'}.wav`;
+      download.hidden = false;
+      setStatus(`Generated ${seconds.toFixed(1)} s of audio. Playing…`);
+      await session.finished();
+      if (current !== session) return;
+      session.stop();
+      player.srcObject = null;
+      player.src = downloadUrl;
+      setState('done');
+      setStatus(`Done: ${seconds.toFixed(1)} s of audio. Press play to hear it again, or download it.`);
+    } catch {
+      if (session.controller.signal.aborted) return;
+      session.stop();
+      showError('The connection was lost before the audio was complete. Please try again.');
+      setState('failed');
+      setStatus('Not finished.');
+    } finally {
+      if (current === session) busy(false);
+    }
+  });
+
+  text.addEventListener('input', updateMeter);
+  text.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.requestSubmit();
+  });
+  language.addEventListener('change', () => {
+    filterVoices();
+    updateMeter();
+  });
+  example.addEventListener('click', () => {
+    text.value = example.dataset[language.value] ?? '';
+    updateMeter();
+    text.focus();
+  });
+  filterVoices();
+  updateMeter();
+}

@@ -1,0 +1,105 @@
+import {
+  FREE_GENERATIONS,
+  FREE_MAX_SECONDS,
+  MINIMUM_TOP_UP,
+  TOKEN_PRICE_US_CENTS,
+} from '../../accounts/billing.ts';
+import { languages, voices } from '../../speech/voices.ts';
+import { count, plural, usd } from '../format.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { page, type Viewer } from '../layout.ts';
+
+export interface StudioPageOptions {
+  readonly viewer: Extract<Viewer, { kind: 'user' }>;
+  readonly balance: number;
+  readonly freeUsesRemaining: number;
+  readonly charsPerToken: number;
+  readonly maxChars: number;
+  readonly requestsPerMinute: number;
+  /** The duration estimate the server bills free uses by, so the page predicts the same outcome. */
+  readonly secondsPerCharacter: number;
+}
+
+// One sentence per language for people who arrive with nothing to type.
+const EXAMPLES = {
+  rw: 'Muraho neza! Murakaza neza kuri Ijwi. Ivuriro ryacu rifungura saa mbiri za mu gitondo.',
+  en: 'Hello, and thank you for calling. Our clinic opens at 8 am; how can I help you today?',
+  fr: 'Bonjour et merci de votre appel. Notre clinique ouvre à 8 heures ; comment puis-je vous aider ?',
+} as const;
+
+/** The studio: type text, pick a voice, hear it while it is generated, download the WAV. */
+export function studioPage(options: StudioPageOptions): SafeHtml {
+  const main = html`<section class="page-head">
+  <div class="container page-head-inner">
+    <div>
+      <h1>Studio</h1>
+      <p class="muted">Type or paste text, choose a voice, and listen as it is spoken.</p>
+    </div>
+    <dl class="chips" aria-label="Your account">
+      <div class="chip"><dt>Balance</dt><dd id="balance">${plural(options.balance, 'token')}</dd></div>
+      <div class="chip"><dt>Free generations</dt><dd id="free-uses">${count(options.freeUsesRemaining)} of ${FREE_GENERATIONS} left</dd></div>
+      <div class="chip chip-accent"><dt>Kinyarwanda</dt><dd>Free here</dd></div>
+    </dl>
+  </div>
+</section>
+<section class="section section-tight">
+  <div class="container">
+    <noscript><div class="alert alert-warning"><p>The studio plays audio with JavaScript; please turn it on for this page.</p></div></noscript>
+    <form id="studio-form" class="studio card" novalidate
+      data-csrf="${options.viewer.csrfToken}"
+      data-chars-per-token="${options.charsPerToken}"
+      data-token-cents="${TOKEN_PRICE_US_CENTS}"
+      data-free-uses="${options.freeUsesRemaining}"
+      data-free-generations="${FREE_GENERATIONS}"
+      data-balance="${options.balance}"
+      data-seconds-per-character="${options.secondsPerCharacter}"
+      data-free-max-seconds="${FREE_MAX_SECONDS}"
+      data-minimum-top-up="${MINIMUM_TOP_UP}">
+      <div class="studio-text">
+        <div class="field">
+          <div class="label-row">
+            <label for="text">Text to speak</label>
+            <button type="button" class="btn btn-ghost btn-small" id="example" data-rw="${EXAMPLES.rw}" data-en="${EXAMPLES.en}" data-fr="${EXAMPLES.fr}">Use an example</button>
+          </div>
+          <textarea id="text" name="input" rows="9" maxlength="${options.maxChars}" required aria-describedby="meter" placeholder="Muraho neza! Andika hano… · Type here… · Écrivez ici…"></textarea>
+        </div>
+        <p class="meter" id="meter" aria-live="polite"><span id="char-count">0</span> of ${count(options.maxChars)} characters · <span id="price">Free in the studio</span></p>
+      </div>
+      <div class="studio-controls">
+        <div class="field">
+          <label for="language">Language</label>
+          <select id="language" name="language">
+            ${languages.map((l) => html`<option value="${l.code}">${l.name}</option>`)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="voice">Voice</label>
+          <select id="voice" name="speaker_id">
+            ${voices.map(
+              (v) =>
+                html`<option value="${v.speakerId}" data-language="${v.language}" data-rate="${v.sampleRate}"${v.language === 'rw' ? '' : html` hidden disabled`}>${v.name} · ${v.gender}, ${v.group.replace('-', ' ')}</option>`,
+            )}
+          </select>
+        </div>
+        <button type="submit" class="btn btn-primary btn-block btn-large" id="speak">Speak</button>
+        <p class="status" id="status" role="status" aria-live="polite">Ready.</p>
+        <div id="studio-error" class="alert alert-error" role="alert" hidden></div>
+        <div class="player">
+          <audio id="player" controls preload="none" aria-label="Generated speech"></audio>
+          <a id="download" class="btn btn-secondary btn-block" href="#" download="ijwi.wav" hidden>Download WAV</a>
+        </div>
+      </div>
+    </form>
+    <p class="muted small studio-note">English and French use your free generations first, then tokens (1 per started ${options.charsPerToken} characters, ${usd(1)} each).
+      Studio requests count towards your account’s limit of ${options.requestsPerMinute} per minute.</p>
+  </div>
+</section>
+`;
+  return page({
+    title: 'Studio · Ijwi',
+    viewer: options.viewer,
+    section: 'studio',
+    main,
+    scripts: ['studio.js'],
+  });
+}

@@ -1,0 +1,133 @@
+import { FREE_GENERATIONS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
+import { usd } from '../format.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { page } from '../layout.ts';
+
+/** The parts of the voices listing (`?format=json`) the page shows. */
+export interface VoiceCatalogueView {
+  readonly languages: readonly {
+    readonly code: string;
+    readonly name: string;
+    readonly default_speaker_id: number;
+    readonly billing: { readonly api: string; readonly studio: string };
+    readonly voices: readonly {
+      readonly speaker_id: number;
+      readonly name: string;
+      readonly group: string;
+      readonly gender: string;
+      readonly sample_rate: number;
+    }[];
+  }[];
+  readonly formats: readonly {
+    readonly format: string;
+    readonly content_type: string;
+    readonly sample_rate: number;
+    readonly encoding: string;
+    readonly default: boolean;
+  }[];
+  readonly limits: {
+    readonly file_max_chars: number;
+    readonly stream_max_chars: number;
+    readonly requests_per_minute: number;
+  };
+}
+
+/** Where a voice's sample is served; the sample route parses the same shape. */
+export function sampleUrl(language: string, speakerId: number): string {
+  return `/samples/${language}-${speakerId}.wav`;
+}
+
+/** What a voice says in its sample: it introduces itself, in its own language. */
+export function sampleSentence(language: string, name: string): string {
+  switch (language) {
+    case 'rw':
+      return `Muraho! Nitwa ${name}. Murakaza neza kuri Ijwi, tubafashe iki uyu munsi?`;
+    case 'fr':
+      return `Bonjour, je m'appelle ${name}. Merci de votre appel ; comment puis-je vous aider ?`;
+    default:
+      return `Hello, I'm ${name}. Thank you for calling; how can I help you today?`;
+  }
+}
+
+/** The readable page of `GET /api/v1/voices.php`: every voice with a sample to play, formats, prices and limits. */
+export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerToken: number }): SafeHtml {
+  const sections = catalogue.languages.map(
+    (l) => html`<section class="card voice-language" aria-labelledby="lang-${l.code}">
+  <div class="card-head">
+    <h2 id="lang-${l.code}">${l.name} <code>${l.code}</code></h2>
+    <p class="muted">API: tokens. Studio: ${l.billing.studio === 'free' ? 'free' : 'tokens'}. Default speaker_id: ${l.default_speaker_id}.</p>
+  </div>
+  <div class="table-wrap"><table class="table table-stack">
+    <thead><tr><th scope="col">speaker_id</th><th scope="col">Name</th><th scope="col">Group</th><th scope="col">Gender</th><th scope="col">Sample rate</th><th scope="col">Sample</th></tr></thead>
+    <tbody>
+    ${l.voices.map(
+      (v) => html`<tr>
+      <td data-label="speaker_id"><code>${v.speaker_id}</code></td>
+      <td data-label="Name"><strong>${v.name}</strong></td>
+      <td data-label="Group">${v.group}</td>
+      <td data-label="Gender">${v.gender}</td>
+      <td data-label="Sample rate">${v.sample_rate} Hz</td>
+      <td data-label="Sample"><audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="Sample of ${v.name}, ${l.name}"></audio></td>
+    </tr>`,
+    )}
+    </tbody>
+  </table></div>
+</section>`,
+  );
+  const main = html`<section class="page-head">
+  <div class="container page-head-inner">
+    <div>
+      <h1>Voices</h1>
+      <p class="muted">Text to speech in Kinyarwanda, English and French. Press play to hear each voice.
+        For programs: <a href="?format=json"><code>?format=json</code></a>.</p>
+    </div>
+    <a class="btn btn-primary" href="/studio">Try your own text</a>
+  </div>
+</section>
+<section class="section section-tight">
+  <div class="container stack-lg">
+    ${sections}
+    <section class="card" aria-labelledby="formats-title">
+      <div class="card-head">
+        <h2 id="formats-title">Stream formats</h2>
+        <p class="muted">For <code>POST /api/v1/tts-stream.php</code>; files from <code>tts.php</code> are WAV at the voice’s own rate.</p>
+      </div>
+      <div class="table-wrap"><table class="table table-stack">
+        <thead><tr><th scope="col">format</th><th scope="col">Content-Type</th><th scope="col">Rate</th><th scope="col">Encoding</th></tr></thead>
+        <tbody>
+        ${catalogue.formats.map(
+          (f) =>
+            html`<tr><td data-label="format"><code>${f.format}</code>${f.default ? ' (default)' : ''}</td><td data-label="Content-Type">${f.content_type}</td><td data-label="Rate">${f.sample_rate} Hz</td><td data-label="Encoding">${f.encoding}</td></tr>`,
+        )}
+        </tbody>
+      </table></div>
+    </section>
+    <div class="grid grid-2">
+      <section class="card" aria-labelledby="prices-title">
+        <h2 id="prices-title">Prices</h2>
+        <ul class="plain-list">
+          <li>1 token per started ${options.charsPerToken} characters of input, at ${usd(1)} per token.</li>
+          <li>${FREE_GENERATIONS} free generations per account.</li>
+          <li>Kinyarwanda is free in the web studio.</li>
+          <li>Top-ups from ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}).</li>
+        </ul>
+      </section>
+      <section class="card" aria-labelledby="limits-title">
+        <h2 id="limits-title">Limits</h2>
+        <ul class="plain-list">
+          <li>Up to ${catalogue.limits.file_max_chars} characters per file request.</li>
+          <li>Up to ${catalogue.limits.stream_max_chars} characters per stream request.</li>
+          <li>${catalogue.limits.requests_per_minute} requests per minute per key.</li>
+        </ul>
+      </section>
+    </div>
+  </div>
+</section>`;
+  return page({
+    title: 'Voices · Ijwi',
+    description: 'Every Ijwi voice, with a sample to hear, the stream formats, prices and limits.',
+    viewer: { kind: 'unknown' },
+    section: 'voices',
+    main,
+  });
+}

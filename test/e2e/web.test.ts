@@ -1,0 +1,333 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { EnginePool } from '../../src/speech/pool.ts';
+import { startTestPool } from '../helpers/tts-fixture.ts';
+import { buildWebTestApp, freePort, type WebFixture } from '../helpers/web-fixture.ts';
+
+// The website in headless Chromium: a person signs up, gets a key, uses it, hears the studio,
+// runs out of free generations, revokes the key; a forged form from elsewhere is refused. One
+// story, in order, in one browser profile. Screenshots of every page go to ARTIFACTS.
+
+// What the functions run in the page below use; they run in the browser, which has the real ones.
+interface MediaElement {
+  readonly currentTime: number;
+  readonly duration: number;
+  play(): Promise<void>;
+}
+declare const document: {
+  querySelector(selector: string): MediaElement | null;
+  readonly activeElement: unknown;
+  readonly documentElement: { readonly scrollWidth: number };
+};
+declare const window: { readonly innerWidth: number };
+declare const navigator: { readonly clipboard: { readText(): Promise<string> } };
+declare function getComputedStyle(element: unknown): { readonly boxShadow: string };
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = new URL('../../test-artifacts/e2e/', import.meta.url);
+// Background services and QUIC would try to reach the internet; the sandbox needs a user namespace.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const EMAIL = 'amina@kigali-clinic.example';
+const PASSWORD = 'umuhanda mwiza cyane';
+const LONG_RW = Array(18)
+  .fill(
+    'Muraho neza! Murakaza neza ku ivuriro ryacu. Turafungura saa mbiri za mu gitondo, tugafunga saa kumi n’imwe.',
+  )
+  .join(' ');
+
+/** A page elsewhere that posts a forged key-creation form to the dashboard as soon as it loads. */
+function forgedFormPage(target: string): string {
+  return `<!doctype html><html><body><h1>You won a prize!</h1>
+<form id="f" method="post" action="${target}/dashboard/keys"><input type="hidden" name="name" value="stolen"></form>
+<script>document.getElementById('f').submit();</script></body></html>`;
+}
+
+describe('the website in a browser', {
+  skip: !existsSync(CHROMIUM) && 'Chromium is not installed (see .ci/run)',
+}, () => {
+  let pool: EnginePool;
+  let web: WebFixture;
+  let base: string;
+  let attacker: Server;
+  let attackerPort: number;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let apiKey = '';
+  const policyViolations: string[] = [];
+
+  const shot = async (name: string, target: Page = page) => {
+    await target.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
+  };
+  const accountId = async () => {
+    const row = await web.db.kysely
+      .selectFrom('users')
+      .select('account_id')
+      .where('email', '=', EMAIL)
+      .executeTakeFirstOrThrow();
+    return row.account_id;
+  };
+  const balance = async () => {
+    const result = await web.billing.balance(await accountId());
+    assert.ok(result.ok);
+    return { tokens: result.balance, free: result.freeUsesRemaining };
+  };
+  const callApi = (key: string) =>
+    fetch(`${base}/api/v1/tts.php`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'Hello from the test.', language: 'en', speaker_id: 1 }),
+    });
+
+  before(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    [pool, browser] = await Promise.all([
+      startTestPool(),
+      chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }),
+    ]);
+    web = await buildWebTestApp({ pool: () => pool, publicBaseUrl: base });
+    await web.app.listen({ port, host: '127.0.0.1' });
+    attacker = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(forgedFormPage(base));
+    });
+    attackerPort = await freePort();
+    await new Promise<void>((resolve) => attacker.listen(attackerPort, '127.0.0.1', resolve));
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+    page.on('pageerror', (error) => assert.fail(`script error on ${page.url()}: ${error.message}`));
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => attacker?.close(resolve));
+    await web?.close();
+    await pool?.close();
+  });
+
+  it('shows the landing page, keyboard first: the skip link is the first stop and visibly focused', async () => {
+    await page.goto(`${base}/`);
+    assert.equal(await page.locator('h1').textContent(), 'Voices for Kinyarwanda, English and French');
+    await page.keyboard.press('Tab');
+    const skip = page.locator('.skip-link');
+    assert.equal(await skip.evaluate((el) => el === document.activeElement), true);
+    const box = await skip.boundingBox();
+    assert.ok(box && box.y >= 0, 'the focused skip link is on screen');
+    assert.notEqual(await skip.evaluate((el) => getComputedStyle(el).boxShadow), 'none', 'focus is visible');
+    await shot('landing');
+  });
+
+  it('signs up with labelled fields', async () => {
+    await page.goto(`${base}/signup`);
+    await shot('signup');
+    await page.getByLabel('Name or organisation').fill('Kigali Clinic');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard?notice=welcome`),
+      page.getByRole('button', { name: 'Create account' }).click(),
+    ]);
+    assert.equal((await page.locator('#free-uses').textContent())?.trim(), '5 of 5');
+    assert.deepEqual(await balance(), { tokens: 0, free: 5 });
+  });
+
+  it('creates an API key, shows it once with a copy button, then only its hint', async () => {
+    await page.getByLabel('New key name').fill('receptionist');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-key').waitFor();
+    apiKey = await page.locator('#new-key-value').inputValue();
+    assert.match(apiKey, /^ijwi_sk_[0-9A-Za-z]{34}$/);
+    assert.match((await page.locator('#new-key').textContent()) ?? '', /only time it is shown/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), apiKey);
+    await shot('dashboard-new-key');
+    await page.goto(`${base}/dashboard`);
+    const content = await page.content();
+    assert.ok(!content.includes(apiKey), 'the key is not shown again');
+    assert.ok(content.includes(`ijwi_sk_…${apiKey.slice(-4)}`));
+  });
+
+  it('calls the API with the key', async () => {
+    const response = await callApi(apiKey);
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { output_url: string; billing: { free_uses_remaining: number } };
+    assert.equal(body.billing.free_uses_remaining, 4);
+    const file = await fetch(body.output_url);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'audio/wav');
+  });
+
+  it('speaks Kinyarwanda in the studio while it is generated, plays it, and charges nothing', async () => {
+    await page.goto(`${base}/studio`);
+    const before = await balance();
+    await page.getByLabel('Text to speak').fill(LONG_RW);
+    assert.equal(await page.locator('#price').textContent(), 'Free in the studio');
+    assert.equal(
+      await page.locator('#char-count').textContent(),
+      [...LONG_RW].length.toLocaleString('en-US'),
+    );
+    await page.getByRole('button', { name: 'Speak' }).click();
+    // The media element advances while the form still says the rest is being generated.
+    await page.waitForFunction(() => (document.querySelector('#player')?.currentTime ?? 0) > 0.05);
+    assert.equal(await page.locator('#studio-form').getAttribute('data-state'), 'streaming');
+
+    // A short text replaces it; wait until the finished WAV is in the player.
+    await page.getByLabel('Text to speak').fill('Muraho neza! Murakaza neza kuri Ijwi.');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="done"]', { timeout: 20_000 });
+    const player = page.locator('#player');
+    const duration = await player.evaluate((el: MediaElement) => el.duration);
+    assert.ok(Number.isFinite(duration) && duration > 1 && duration < 10, `duration ${duration}`);
+    await player.evaluate((el: MediaElement) => el.play());
+    await page.waitForFunction(() => (document.querySelector('#player')?.currentTime ?? 0) > 0.3);
+    assert.equal(await page.locator('#download').isVisible(), true);
+    assert.match((await page.locator('#download').getAttribute('href')) ?? '', /^blob:/);
+    assert.deepEqual(await balance(), before, 'studio Kinyarwanda is free');
+    assert.equal((await page.locator('#free-uses').textContent())?.trim(), '4 of 5 left');
+    await shot('studio');
+  });
+
+  it('speaks English in the studio and the trial count goes down', async () => {
+    await page.getByLabel('Language').selectOption('en');
+    await page.getByLabel('Voice').selectOption({ label: 'Amani · female, african english' });
+    await page.getByLabel('Text to speak').fill('Hello, thank you for calling the clinic.');
+    assert.equal(await page.locator('#price').textContent(), 'Uses 1 of your 4 free generations');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="streamed"], #studio-form[data-state="done"]');
+    assert.equal((await page.locator('#free-uses').textContent())?.trim(), '3 of 5 left');
+    assert.deepEqual(await balance(), { tokens: 0, free: 3 });
+  });
+
+  it('explains a 402 with the top-up minimum once the trial is used up', async () => {
+    const id = await accountId();
+    for (let i = 0; i < 3; i++) {
+      const used = await web.billing.commitCharge(id, {
+        tokens: 1,
+        seconds: 1,
+        characters: 12,
+        language: 'fr',
+        requestId: `req_e2e_trial_${i}`,
+        studio: true,
+      });
+      assert.ok(used.ok);
+    }
+    await page.goto(`${base}/studio`);
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByLabel('Text to speak').fill('Bonjour et bienvenue.');
+    assert.equal(await page.locator('#price').textContent(), '1 token · 0.04 USD · your balance is 0 tokens');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    const error = page.locator('#studio-error');
+    await error.waitFor();
+    const text = (await error.textContent()) ?? '';
+    assert.match(text, /289 tokens \(11\.56 USD\)/);
+    assert.match(text, /Kinyarwanda stays free/);
+    assert.ok(!text.includes('insufficient_tokens'), 'explained, not a raw error');
+    await shot('studio-402');
+  });
+
+  it('lists usage from the ledger on the dashboard', async () => {
+    await page.goto(`${base}/dashboard`);
+    const rows = page.locator('#usage tbody tr');
+    assert.equal(await rows.count(), 5, 'the API call, studio English and three French generations');
+    assert.match((await rows.last().textContent()) ?? '', /English[\s\S]*20[\s\S]*Free/);
+    await shot('dashboard');
+  });
+
+  it('revokes the key, after which the API answers 401', async () => {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /Revoke/ }).click();
+    await page.waitForURL(/notice=key_revoked/);
+    const response = await callApi(apiKey);
+    assert.equal(response.status, 401);
+    assert.equal(response.headers.get('www-authenticate'), 'Bearer');
+  });
+
+  it('refuses a form posted from another site, and from another origin of the same site', async () => {
+    for (const host of ['localhost', '127.0.0.1']) {
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${base}/dashboard/keys`),
+        page.goto(`http://${host}:${attackerPort}/`),
+      ]);
+      assert.equal(response.status(), 403, host);
+      await page.waitForURL(`${base}/dashboard/keys`);
+      assert.match((await page.locator('h1').textContent()) ?? '', /Request refused/);
+    }
+    await page.goto(`${base}/dashboard`);
+    assert.ok(!(await page.content()).includes('stolen'), 'no key was created');
+  });
+
+  it('shows every voice with a sample that plays', async () => {
+    await page.goto(`${base}/api/v1/voices.php`);
+    const samples = page.locator('audio[src^="/samples/"]');
+    assert.equal(await samples.count(), 11);
+    await samples.first().evaluate((el: MediaElement) => el.play());
+    await page.waitForFunction(() => {
+      const audio = document.querySelector('audio[src^="/samples/"]');
+      return audio !== null && Number.isFinite(audio.duration) && audio.currentTime > 0.2;
+    });
+    await shot('voices');
+  });
+
+  it('shows the API docs with copyable curl calls for both endpoints', async () => {
+    await page.goto(`${base}/docs`);
+    assert.match(
+      (await page.locator('#curl-tts').textContent()) ?? '',
+      /^curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/tts\.php/,
+    );
+    assert.match((await page.locator('#curl-tts-stream').textContent()) ?? '', /\/api\/v1\/tts-stream\.php/);
+    await page.locator('[data-copy="curl-tts-stream"]').click();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /tts-stream\.php/);
+    assert.equal(await page.locator('#tts-stream').count(), 1, 'the reference has the stream endpoint');
+    await shot('docs');
+  });
+
+  it('signs out, and signs in again with the keyboard alone', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/`);
+    await page.goto(`${base}/dashboard`);
+    await page.waitForURL(/\/signin\?next=%2Fdashboard/);
+    await shot('signin');
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(EMAIL);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await Promise.all([page.waitForURL(`${base}/dashboard`), page.keyboard.press('Enter')]);
+  });
+
+  it('fits a phone screen', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    for (const [name, path] of [
+      ['landing-phone', '/'],
+      ['studio-phone', '/studio'],
+      ['dashboard-phone', '/dashboard'],
+    ] as const) {
+      await phone.goto(`${base}${path}`);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px`);
+      await shot(name, phone);
+    }
+    await phone.close();
+  });
+
+  it('broke no rule of the pages’ content security policy on the way', () => {
+    assert.deepEqual(policyViolations, []);
+  });
+});

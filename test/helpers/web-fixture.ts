@@ -1,0 +1,205 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { AccountService } from '../../src/accounts/accounts.ts';
+import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
+import { SessionService } from '../../src/accounts/sessions.ts';
+import { UserService } from '../../src/accounts/users.ts';
+import type { EnginePool } from '../../src/speech/pool.ts';
+import { type Database, openDatabase } from '../../src/store/db/database.ts';
+import { webRepositories } from '../../src/store/db/web-repositories.ts';
+import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
+import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
+import type { RateLimitStore } from '../../src/store/rate-limit/rate-limit-store.ts';
+import { buildTestApp } from './build-test-app.ts';
+
+export interface WebFixtureOptions {
+  /** The engine pool as the routes see it; `() => undefined` is a service still warming up. */
+  readonly pool: () => EnginePool | undefined;
+  /** Defaults to `http://127.0.0.1`; an https URL turns on Secure `__Host-` cookies. */
+  readonly publicBaseUrl?: string;
+  readonly rateLimit?: RateLimitStore;
+}
+
+/** The whole app, API and website, wired as `main.ts` wires it, over an in-memory database. */
+export interface WebFixture {
+  readonly app: FastifyInstance;
+  readonly db: Database;
+  readonly accounts: AccountService;
+  readonly billing: BillingService;
+  readonly users: UserService;
+  readonly rateLimit: RateLimitStore;
+  readonly publicBaseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The app with the website, ready for `inject()` (or `listen()` on the port of its public base URL). */
+export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFixture> {
+  const publicBaseUrl = options.publicBaseUrl ?? 'http://127.0.0.1';
+  const db = await openDatabase(':memory:');
+  const dir = await mkdtemp(join(tmpdir(), 'ijwi-web-'));
+  const files = await LocalFileStore.create({ dir });
+  const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
+  const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
+  const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const { users: userRepository, sessions: sessionRepository } = webRepositories(db.kysely);
+  const users = new UserService({ users: userRepository });
+  const app = await buildTestApp({
+    files,
+    tts: {
+      pool: options.pool,
+      accounts,
+      billing,
+      charsPerToken: DEFAULT_CHARS_PER_TOKEN,
+      rateLimit,
+      publicBaseUrl,
+    },
+    web: { users, sessions: new SessionService({ sessions: sessionRepository }), accounts, billing },
+  });
+  return {
+    app,
+    db,
+    accounts,
+    billing,
+    users,
+    rateLimit,
+    publicBaseUrl,
+    async close() {
+      await app.close();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port nothing listens on right now, for a server whose address must be known before it starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+let nextHost = 1;
+
+/**
+ * A browser for `inject()`: keeps the cookies it is given and sends them back, and posts forms
+ * as this site's own pages do (urlencoded, with `Origin`), so tests read like page visits.
+ */
+export class TestBrowser {
+  readonly #app: FastifyInstance;
+  readonly #origin: string;
+  readonly #address: string;
+  readonly cookies = new Map<string, string>();
+
+  /** Each browser comes from its own address unless told otherwise, as people do. */
+  constructor(app: FastifyInstance, origin: string, address = `10.${nextHost >> 8}.${nextHost++ & 255}.1`) {
+    this.#app = app;
+    this.#origin = origin;
+    this.#address = address;
+  }
+
+  #cookieHeader(): Record<string, string> {
+    if (this.cookies.size === 0) return {};
+    return { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+  }
+
+  #keep(response: LightMyRequestResponse): LightMyRequestResponse {
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }[]) {
+      const expired =
+        cookie.maxAge === 0 || (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  async get(url: string): Promise<LightMyRequestResponse> {
+    return this.#keep(
+      await this.#app.inject({
+        method: 'GET',
+        url,
+        headers: this.#cookieHeader(),
+        remoteAddress: this.#address,
+      }),
+    );
+  }
+
+  /** Posts a form; `headers` may replace or remove (with undefined) what a page would send. */
+  async post(
+    url: string,
+    form: Record<string, string>,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<LightMyRequestResponse> {
+    const all: Record<string, string | undefined> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: this.#origin,
+      ...this.#cookieHeader(),
+      ...headers,
+    };
+    const sent = Object.fromEntries(
+      Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    return this.#keep(
+      await this.#app.inject({
+        method: 'POST',
+        url,
+        headers: sent,
+        payload: new URLSearchParams(form).toString(),
+        remoteAddress: this.#address,
+      }),
+    );
+  }
+
+  /** What the studio page's script sends: JSON with the session's token in X-CSRF-Token. */
+  async speak(
+    body: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
+    const studio = await this.get('/studio');
+    const token = /data-csrf="([^"]+)"/.exec(studio.body)?.[1] ?? '';
+    return this.#keep(
+      await this.#app.inject({
+        method: 'POST',
+        url: '/studio/tts',
+        headers: {
+          'content-type': 'application/json',
+          origin: this.#origin,
+          'x-csrf-token': token,
+          ...this.#cookieHeader(),
+          ...headers,
+        },
+        payload: JSON.stringify(body),
+        remoteAddress: this.#address,
+      }),
+    );
+  }
+
+  /** The anti-forgery token of the form on `url`, read from the page as a browser would. */
+  async formToken(url: string): Promise<string> {
+    const page = await this.get(url);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    if (!token) throw new Error(`no form token on ${url} (status ${page.statusCode})`);
+    return token;
+  }
+
+  /** Signs up through the form; resolves with the response (a 303 to the dashboard when it worked). */
+  async signUp(fields: { name?: string; email: string; password: string }): Promise<LightMyRequestResponse> {
+    const _csrf = await this.formToken('/signup');
+    return this.post('/signup', { _csrf, name: fields.name ?? 'Test clinic', ...fields });
+  }
+
+  async signIn(fields: { email: string; password: string }): Promise<LightMyRequestResponse> {
+    const _csrf = await this.formToken('/signin');
+    return this.post('/signin', { _csrf, ...fields });
+  }
+}

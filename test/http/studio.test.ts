@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { EnginePool } from '../../src/speech/pool.ts';
+import { startTestPool } from '../helpers/tts-fixture.ts';
+import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
+
+const ORIGIN = 'http://127.0.0.1';
+const PASSWORD = 'a long enough studio password';
+let counter = 0;
+
+describe('POST /studio/tts', () => {
+  let pool: EnginePool;
+  let web: WebFixture;
+  before(async () => {
+    pool = await startTestPool();
+    web = await buildWebTestApp({ pool: () => pool, publicBaseUrl: ORIGIN });
+  });
+  after(async () => {
+    await web.close();
+    await pool.close();
+  });
+
+  /** A signed-in browser and its account id. */
+  const signedIn = async () => {
+    const browser = new TestBrowser(web.app, ORIGIN);
+    const email = `studio${++counter}@example.org`;
+    await browser.signUp({ email, password: PASSWORD });
+    const row = await web.db.kysely
+      .selectFrom('users')
+      .select('account_id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    return { browser, accountId: row.account_id };
+  };
+
+  const summary = async (accountId: string) => {
+    const balance = await web.billing.balance(accountId);
+    const ledger = await web.billing.listLedger(accountId);
+    assert.ok(balance.ok && ledger.ok);
+    return { balance: balance.balance, free: balance.freeUsesRemaining, entries: ledger.entries };
+  };
+
+  describe('happy', () => {
+    it('streams Kinyarwanda as 16-bit PCM at the voice rate, free, with no ledger entry', async () => {
+      const { browser, accountId } = await signedIn();
+      const response = await browser.speak({
+        input: 'Muraho neza, murakaza neza.',
+        language: 'rw',
+        speaker_id: 1,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.headers['content-type'], 'audio/l16');
+      assert.equal(response.headers['x-voice-sample-rate'], '22050');
+      assert.equal(response.headers['x-voice-encoding'], 'pcm_s16le');
+      assert.equal(response.headers['x-voice-kinyarwanda-free'], 'true');
+      assert.equal(response.headers['x-voice-tokens-charged'], '0');
+      assert.equal(response.headers['x-voice-free-uses-remaining'], '5');
+      assert.equal(response.headers['ratelimit-limit'], '30');
+      assert.ok(response.rawPayload.length > 22050, 'over half a second of audio');
+      assert.equal(response.rawPayload.length % 2, 0);
+      assert.deepEqual(await summary(accountId), { balance: 0, free: 5, entries: [] });
+    });
+
+    it('uses a free generation for English and writes it to the ledger', async () => {
+      const { browser, accountId } = await signedIn();
+      const first = await browser.speak({ input: 'Hello there.', language: 'en', speaker_id: 3 });
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['x-voice-kinyarwanda-free'], 'false');
+      assert.equal(first.headers['x-voice-free-uses-remaining'], '4');
+      const after = await summary(accountId);
+      assert.equal(after.free, 4);
+      assert.deepEqual(
+        after.entries.map((e) => [e.kind, e.language, e.characters]),
+        [['free_use', 'en', 12]],
+      );
+    });
+  });
+
+  describe('error', () => {
+    it('explains a 402 with the balance, the tokens needed and the minimum top-up', async () => {
+      const { browser, accountId } = await signedIn();
+      for (let i = 0; i < 5; i++) {
+        const used = await web.billing.commitCharge(accountId, {
+          tokens: 1,
+          seconds: 1,
+          characters: 5,
+          language: 'fr',
+          requestId: `req_studio_trial_${accountId}_${i}`,
+          studio: true,
+        });
+        assert.ok(used.ok);
+      }
+      const response = await browser.speak({ input: 'Bonjour à tous.', language: 'fr' });
+      assert.equal(response.statusCode, 402);
+      const { error } = response.json();
+      assert.equal(error.code, 'insufficient_tokens');
+      assert.deepEqual([error.balance, error.tokens_needed, error.minimum_top_up], [0, 1, 289]);
+      const rw = await browser.speak({ input: 'Muraho.', language: 'rw' });
+      assert.equal(rw.statusCode, 200, 'Kinyarwanda stays free with no tokens left');
+    });
+
+    it('validates the body with the API rules', async () => {
+      const { browser } = await signedIn();
+      const response = await browser.speak({ input: 'x'.repeat(4001), language: 'rw' });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().error.code, 'input_too_long');
+    });
+  });
+
+  describe('security', () => {
+    it('needs a session: 401 not_signed_in (and a token, which comes first: 403)', async () => {
+      const response = await web.app.inject({
+        method: 'POST',
+        url: '/studio/tts',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        payload: JSON.stringify({ input: 'Muraho.' }),
+      });
+      assert.equal(response.statusCode, 403, 'no session and no token: refused before anything else');
+      const browser = new TestBrowser(web.app, ORIGIN);
+      await browser.get('/signin');
+      const withFormToken = await browser.speak(
+        { input: 'Muraho.' },
+        { 'x-csrf-token': browser.cookies.get('ijwi_form') ?? '' },
+      );
+      assert.equal(withFormToken.statusCode, 401);
+      assert.equal(withFormToken.json().error.code, 'not_signed_in');
+    });
+
+    it('refuses a request without the page token, or from another origin, with 403 forbidden', async () => {
+      const { browser, accountId } = await signedIn();
+      const refused: readonly Record<string, string>[] = [
+        { 'x-csrf-token': '' },
+        { origin: 'https://evil.example' },
+      ];
+      for (const headers of refused) {
+        const response = await browser.speak({ input: 'Hello.', language: 'en' }, headers);
+        assert.equal(response.statusCode, 403, JSON.stringify(headers));
+        assert.equal(response.json().error.code, 'forbidden');
+      }
+      assert.equal((await summary(accountId)).free, 5, 'nothing was billed');
+    });
+
+    it('counts requests under the account, not under any key: 429 when the account has used its minute', async () => {
+      const { browser, accountId } = await signedIn();
+      for (let i = 0; i < 30; i++) await web.rateLimit.hit(`account:${accountId}`, 30, 60_000);
+      const response = await browser.speak({ input: 'Muraho.', language: 'rw' });
+      assert.equal(response.statusCode, 429);
+      assert.equal(response.json().error.code, 'rate_limited');
+      assert.match(String(response.headers['retry-after']), /^\d+$/);
+    });
+  });
+});

@@ -1,0 +1,405 @@
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import type { LedgerEntry } from '../../src/accounts/repositories.ts';
+import type { EnginePool } from '../../src/speech/pool.ts';
+import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
+import {
+  buildTtsTestApp,
+  expectError,
+  occupyEveryWorker,
+  startTestPool,
+  type TtsFixture,
+  textOfLength,
+  waitUntil,
+  withKey,
+} from '../helpers/tts-fixture.ts';
+
+const FILE = '/api/v1/tts.php';
+const STREAM = '/api/v1/tts-stream.php';
+
+/** What a 200 says it billed: the JSON `billing` object, or the stream's X-Voice-* headers. */
+interface Billed {
+  readonly requestId: string;
+  readonly tokensCharged: number;
+  readonly tokenBalance: number;
+  readonly freeUsesRemaining: number;
+  readonly kinyarwandaFree: boolean;
+}
+
+function billedBy(response: LightMyRequestResponse): Billed {
+  assert.equal(response.statusCode, 200, response.body.slice(0, 300));
+  const requestId = String(response.headers['x-request-id']);
+  if (String(response.headers['content-type']).startsWith('application/json')) {
+    const { billing } = response.json();
+    assert.equal(billing.api_usage, true);
+    return {
+      requestId,
+      tokensCharged: billing.tokens_charged,
+      tokenBalance: billing.token_balance,
+      freeUsesRemaining: billing.free_uses_remaining,
+      kinyarwandaFree: billing.kinyarwanda_free,
+    };
+  }
+  const header = (name: string) => {
+    const value = response.headers[name];
+    assert.equal(typeof value, 'string', `${name} is set`);
+    return String(value);
+  };
+  return {
+    requestId,
+    tokensCharged: Number(header('x-voice-tokens-charged')),
+    tokenBalance: Number(header('x-voice-token-balance')),
+    freeUsesRemaining: Number(header('x-voice-free-uses-remaining')),
+    kinyarwandaFree: header('x-voice-kinyarwanda-free') === 'true',
+  };
+}
+
+const sum = (entries: readonly LedgerEntry[]) => entries.reduce((total, e) => total + e.tokens, 0);
+
+describe('TTS billing and rate limit', () => {
+  let pool: EnginePool;
+  let fixture: TtsFixture;
+
+  before(async () => {
+    pool = await startTestPool();
+    fixture = await buildTtsTestApp({ pool: () => pool });
+  });
+  after(async () => {
+    await fixture.close();
+    await pool.close();
+  });
+
+  const post = (url: string, key: string, payload: Record<string, unknown>) =>
+    fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+
+  /** The ledger entry a request wrote, found by its request id. */
+  const entryOf = async (accountId: string, requestId: string) =>
+    (await fixture.ledgerOf(accountId)).find((e) => e.requestId === requestId);
+
+  describe('happy', () => {
+    it('charges 1 token per started 100 code points of trimmed input, on both endpoints', async () => {
+      const { key, accountId } = await fixture.newPayingAccount({ topUp: 289 });
+      const cases = [
+        ['Hello.', 1],
+        [textOfLength(100), 1],
+        [textOfLength(101), 2],
+        [`${textOfLength(99)}😀`, 1],
+        [`${textOfLength(100)}😀`, 2],
+        [`   ${textOfLength(100)} \n\t`, 1],
+        [textOfLength(200), 2],
+        [textOfLength(201), 3],
+      ] as const;
+      let balance = 289;
+      for (const [i, [input, tokens]] of cases.entries()) {
+        const url = i % 2 === 0 ? FILE : STREAM;
+        const billed = billedBy(await post(url, key, { input, language: 'en' }));
+        balance -= tokens;
+        assert.deepEqual(
+          { tokens: billed.tokensCharged, balance: billed.tokenBalance, free: billed.freeUsesRemaining },
+          { tokens, balance, free: 0 },
+          `${url} with ${[...input.trim()].length} code points`,
+        );
+        const entry = await entryOf(accountId, billed.requestId);
+        assert.equal(entry?.kind, 'charge');
+        assert.equal(entry?.tokens, -tokens);
+        assert.equal(entry?.characters, [...input.trim()].length);
+        assert.equal(entry?.language, 'en');
+      }
+      assert.deepEqual(await fixture.balanceOf(accountId), { balance, freeUsesRemaining: 0 });
+      assert.equal(sum(await fixture.ledgerOf(accountId)), balance);
+    });
+
+    it('gives the first 5 short generations free, counting down 4 to 0, and charges the 6th', async () => {
+      const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+      const seen = [];
+      for (let i = 0; i < 6; i++) {
+        const url = i % 2 === 0 ? STREAM : FILE;
+        const billed = billedBy(await post(url, key, { input: 'Muraho neza.', language: 'rw' }));
+        assert.equal(billed.kinyarwandaFree, false, 'Kinyarwanda is free only in the studio');
+        seen.push([billed.tokensCharged, billed.tokenBalance, billed.freeUsesRemaining]);
+      }
+      assert.deepEqual(seen, [
+        [0, 289, 4],
+        [0, 289, 3],
+        [0, 289, 2],
+        [0, 289, 1],
+        [0, 289, 0],
+        [1, 288, 0],
+      ]);
+      const ledger = await fixture.ledgerOf(accountId);
+      assert.deepEqual(
+        ledger.map((e) => [e.kind, e.tokens]),
+        [['charge', -1], ...Array(5).fill(['free_use', 0]), ['top_up', 289]],
+      );
+      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 288, freeUsesRemaining: 0 });
+    });
+
+    it('charges a stream estimated at 120 s or more even with free uses left (0.12 s per character)', async () => {
+      const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+      const long = billedBy(await post(STREAM, key, { input: textOfLength(1_000), language: 'en' }));
+      assert.deepEqual([long.tokensCharged, long.tokenBalance, long.freeUsesRemaining], [10, 279, 5]);
+      const short = billedBy(await post(STREAM, key, { input: textOfLength(999), language: 'en' }));
+      assert.deepEqual([short.tokensCharged, short.tokenBalance, short.freeUsesRemaining], [0, 279, 4]);
+      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 279, freeUsesRemaining: 4 });
+    });
+
+    it("puts in the stream's billing headers exactly what the ledger says", async () => {
+      const { key, accountId } = await fixture.newPayingAccount({ topUp: 300 });
+      const response = await post(STREAM, key, {
+        input: textOfLength(250),
+        language: 'fr',
+        format: 'alaw_8k',
+      });
+      const billed = billedBy(response);
+      const entry = await entryOf(accountId, billed.requestId);
+      assert.ok(entry);
+      assert.equal(billed.tokensCharged, -entry.tokens);
+      assert.equal(billed.tokensCharged, 3);
+      const now = await fixture.balanceOf(accountId);
+      assert.equal(billed.tokenBalance, now.balance);
+      assert.equal(billed.freeUsesRemaining, now.freeUsesRemaining);
+      assert.equal(billed.tokenBalance, sum(await fixture.ledgerOf(accountId)));
+    });
+  });
+
+  describe('concurrency', () => {
+    // Billing is per account, the rate limit per key: one key per request keeps the contract's
+    // limit of 30 a minute in force (no test-only limit) while every request reaches billing.
+    const concurrently = (keys: readonly string[], input: string) =>
+      Promise.all(keys.map((key, i) => post(i % 2 === 0 ? FILE : STREAM, key, { input, language: 'en' })));
+
+    it('uses the free trial exactly 5 times under 50 concurrent requests; the rest get 402', async () => {
+      const { keys, accountId } = await fixture.newAccount({ keys: 50 });
+      const filesBefore = (await readdir(fixture.filesDir)).length;
+      const responses = await concurrently(keys, 'Good morning.');
+
+      const ok = responses.filter((r) => r.statusCode === 200).map(billedBy);
+      const refused = responses.filter((r) => r.statusCode !== 200);
+      assert.equal(ok.length, 5);
+      assert.equal(refused.length, 45);
+      assert.deepEqual(
+        ok.map((b) => b.tokensCharged),
+        [0, 0, 0, 0, 0],
+      );
+      assert.deepEqual(ok.map((b) => b.freeUsesRemaining).sort(), [0, 1, 2, 3, 4]);
+      for (const response of refused) {
+        const error = expectError(response, 402, 'insufficient_tokens');
+        assert.deepEqual([error.balance, error.tokens_needed, error.minimum_top_up], [0, 1, 289]);
+      }
+
+      const ledger = await fixture.ledgerOf(accountId);
+      assert.deepEqual(
+        ledger.map((e) => e.kind),
+        Array(5).fill('free_use'),
+      );
+      assert.deepEqual(ledger.map((e) => e.requestId).sort(), ok.map((b) => b.requestId).sort());
+      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 0, freeUsesRemaining: 0 });
+      // A refused file request leaves no file behind: only the free ones from the file endpoint do.
+      const filesMade = responses.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
+      assert.equal((await readdir(fixture.filesDir)).length - filesBefore, filesMade);
+    });
+
+    it('lets exactly 10 of 200 concurrent requests spend a balance of 10 tokens; 190 get 402', async () => {
+      const { keys, accountId } = await fixture.newPayingAccount({ keys: 200, topUp: 289 });
+      // Earlier use, written through the billing service as a request would: 10 tokens are left.
+      const earlier = await fixture.billing.commitCharge(accountId, {
+        tokens: 279,
+        seconds: 600,
+        characters: 27_900,
+        language: 'en',
+        requestId: 'req_earlier_use',
+        studio: false,
+      });
+      assert.ok(earlier.ok && earlier.billing.token_balance === 10);
+
+      const responses = await concurrently(keys, 'Hello.');
+      const ok = responses.filter((r) => r.statusCode === 200).map(billedBy);
+      const refused = responses.filter((r) => r.statusCode !== 200);
+      assert.equal(ok.length, 10);
+      assert.equal(refused.length, 190);
+      assert.deepEqual(
+        ok.map((b) => b.tokenBalance).sort((a, b) => a - b),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        'each success saw its own charge',
+      );
+      for (const response of refused) {
+        const error = expectError(response, 402, 'insufficient_tokens');
+        assert.equal(error.balance, 0);
+        assert.equal(error.tokens_needed, 1);
+        assert.equal(error.minimum_top_up, 289);
+        assert.match(error.message, /needs 1 tokens and the balance is 0; top up at least 289 tokens/);
+      }
+
+      const ledger = await fixture.ledgerOf(accountId);
+      const charges = ledger.filter((e) => e.kind === 'charge' && e.requestId !== 'req_earlier_use');
+      assert.equal(charges.length, 10);
+      assert.deepEqual(charges.map((e) => e.requestId).sort(), ok.map((b) => b.requestId).sort());
+      assert.ok(charges.every((e) => e.tokens === -1));
+      const { balance } = await fixture.balanceOf(accountId);
+      assert.equal(balance, 0);
+      assert.equal(sum(ledger), balance, 'the balance is the sum of the ledger');
+    });
+  });
+
+  describe('nothing is charged for a request that fails', () => {
+    it('when synthesis fails: the engine pool closes under queued requests', async () => {
+      // A pool of its own, since closing it is the point; one worker keeps it cheap to start.
+      const doomed = await startTestPool(1);
+      const own = await buildTtsTestApp({ pool: () => doomed });
+      try {
+        const { key, keys, accountId } = await own.newAccount({ keys: 3, topUp: 289 });
+        const ledgerBefore = await own.ledgerOf(accountId);
+        const { busy } = await occupyEveryWorker(doomed);
+        const pending = [FILE, STREAM].map((url, i) =>
+          own.app.inject({
+            method: 'POST',
+            url,
+            headers: withKey(keys[i] ?? key),
+            payload: { input: 'This will never be spoken.', language: 'en' },
+          }),
+        );
+        await waitUntil(() => doomed.queued >= 2, 'both requests wait for the engine');
+        await doomed.close();
+        await busy;
+        for (const response of await Promise.all(pending)) {
+          const error = expectError(response, 500, 'internal_error');
+          assert.doesNotMatch(error.message, /pool|engine|closed/i, 'no internal details');
+        }
+        assert.deepEqual(await own.ledgerOf(accountId), ledgerBefore);
+        assert.deepEqual(await own.balanceOf(accountId), { balance: 289, freeUsesRemaining: 5 });
+        assert.deepEqual(await readdir(own.filesDir), []);
+        // A closed pool is not ready: later requests are turned away before synthesis.
+        const later = await own.app.inject({
+          method: 'POST',
+          url: FILE,
+          headers: withKey(keys[2] ?? key),
+          payload: { input: 'Hello.', language: 'en' },
+        });
+        expectError(later, 503, 'not_ready');
+      } finally {
+        await own.close();
+        await doomed.close();
+      }
+    });
+
+    it('when the client hangs up before the first audio byte; its synthesis is dropped', async () => {
+      const own = await buildTtsTestApp({ pool: () => pool });
+      try {
+        const { keys, accountId } = await own.newAccount({ keys: 2, topUp: 289 });
+        const ledgerBefore = await own.ledgerOf(accountId);
+        await own.app.listen({ port: 0, host: '127.0.0.1' });
+        const { port } = own.app.server.address() as AddressInfo;
+
+        const { busy, release } = await occupyEveryWorker(pool);
+        const clients = [FILE, STREAM].map((path, i) => {
+          const body = JSON.stringify({ input: 'Hang up before this is spoken.', language: 'en' });
+          const client = httpRequest({
+            host: '127.0.0.1',
+            port,
+            path,
+            method: 'POST',
+            agent: false,
+            headers: { ...withKey(keys[i] ?? ''), 'content-length': Buffer.byteLength(body) },
+          });
+          const outcome = new Promise<string>((resolve) => {
+            client.on('response', (response) => resolve(`response ${response.statusCode}`));
+            client.on('error', () => resolve('hung up'));
+            client.on('close', () => resolve('closed without an error'));
+          });
+          client.end(body);
+          return { client, outcome };
+        });
+        await waitUntil(() => pool.queued >= 2, 'both requests wait for the engine');
+        for (const { client } of clients) client.destroy();
+        await waitUntil(() => pool.queued === 0, 'the abandoned requests leave the queue');
+        release();
+        await busy;
+        assert.deepEqual(await Promise.all(clients.map((c) => c.outcome)), ['hung up', 'hung up']);
+
+        // Their clauses left the queue unspoken, so they can never reach the charge; a request made
+        // now still finds all five free generations and the ledger holds nothing else new.
+        const next = await own.app.inject({
+          method: 'POST',
+          url: STREAM,
+          headers: withKey(keys[0] ?? ''),
+          payload: { input: 'Hello again.', language: 'en' },
+        });
+        assert.deepEqual(await own.ledgerOf(accountId).then((l) => l.slice(1)), ledgerBefore);
+        assert.equal(billedBy(next).freeUsesRemaining, 4, 'the hung-up requests used no free generation');
+        assert.deepEqual(await readdir(own.filesDir), []);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
+  describe('rate limit: 30 a minute per key, rolling', () => {
+    let clock = 1_700_000_000_000;
+    let limited: TtsFixture;
+
+    before(async () => {
+      limited = await buildTtsTestApp({ pool: () => pool, rateLimit: new MemoryRateLimitStore(() => clock) });
+    });
+    after(() => limited.close());
+
+    const send = (url: string, key: string, payload: Record<string, unknown>) =>
+      limited.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+    const limits = (response: LightMyRequestResponse) => [
+      response.headers['ratelimit-limit'],
+      response.headers['ratelimit-remaining'],
+      response.headers['ratelimit-reset'],
+    ];
+
+    it('refuses the 31st request with 429, counts every other outcome, and lets requests in as the window rolls', async () => {
+      const start = clock;
+      const { keys, accountId } = await limited.newAccount({ keys: 2, topUp: 289 });
+      const [key = '', other = ''] = keys;
+      const hello = { input: 'Hello.', language: 'en' };
+
+      const first = await send(FILE, key, hello);
+      assert.equal(first.statusCode, 200);
+      assert.deepEqual(limits(first), ['30', '29', '60']);
+
+      clock = start + 30_000;
+      for (let i = 0; i < 28; i++) {
+        // Refused input counts too: only 429s are not counted.
+        const bad = await send(i % 2 ? FILE : STREAM, key, { input: '' });
+        expectError(bad, 400, 'input_required', 'input');
+        assert.deepEqual(limits(bad), ['30', String(28 - i), '30']);
+      }
+      const thirtieth = await send(STREAM, key, hello);
+      assert.equal(thirtieth.statusCode, 200);
+      assert.deepEqual(limits(thirtieth), ['30', '0', '30']);
+
+      const ledger = await limited.ledgerOf(accountId);
+      for (const url of [FILE, STREAM, FILE]) {
+        const refused = await send(url, key, { input: '' });
+        const error = expectError(refused, 429, 'rate_limited');
+        assert.match(error.message, /30 requests per minute/);
+        assert.equal(refused.headers['retry-after'], '30');
+        assert.deepEqual(limits(refused), ['30', '0', '30']);
+      }
+      assert.deepEqual(await limited.ledgerOf(accountId), ledger, 'a 429 is never billed');
+      assert.equal((await send(FILE, other, hello)).statusCode, 200, 'another key has its own window');
+
+      // The first request leaves the window: one slot, not a fresh minute.
+      clock = start + 60_000;
+      const again = await send(FILE, key, hello);
+      assert.equal(again.statusCode, 200);
+      assert.deepEqual(limits(again), ['30', '0', '30']);
+      const stillFull = await send(STREAM, key, hello);
+      expectError(stillFull, 429, 'rate_limited');
+      assert.equal(stillFull.headers['retry-after'], '30');
+
+      // The 29 requests of second 30 leave it too; the 429s were never counted.
+      clock = start + 90_000;
+      const later = await send(STREAM, key, hello);
+      assert.equal(later.statusCode, 200);
+      assert.deepEqual(limits(later), ['30', '28', '30']);
+    });
+  });
+});

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { type Database, openDatabase } from '../../../src/store/db/database.ts';
+import { openSqliteDatabase } from '../../../src/store/db/sqlite-database.ts';
+
+// What only the embedded database does; the behaviour both databases share is in database.test.ts.
+
+let dir: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ijwi-sqlite-'));
+});
+
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function pragma(db: Database, name: string): Promise<unknown> {
+  const result = await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(db.kysely);
+  return Object.values(result.rows[0] ?? {})[0];
+}
+
+describe('openSqliteDatabase', () => {
+  it('creates missing parent folders and sets WAL, a busy timeout and foreign keys', async () => {
+    const path = join(dir, 'nested', 'deeper', 'ijwi.sqlite');
+    const db = await openSqliteDatabase(path);
+    try {
+      assert.ok(existsSync(path));
+      assert.equal(await pragma(db, 'journal_mode'), 'wal');
+      assert.equal(await pragma(db, 'foreign_keys'), 1);
+      assert.equal(await pragma(db, 'busy_timeout'), 5000);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('is what openDatabase opens for an sqlite source or a plain path', async () => {
+    const file = join(dir, 'factory.sqlite');
+    for (const source of [{ kind: 'sqlite', file } as const, file, ':memory:']) {
+      const db = await openDatabase(source);
+      try {
+        assert.equal(await pragma(db, 'foreign_keys'), 1);
+      } finally {
+        await db.close();
+      }
+    }
+    assert.ok(existsSync(file));
+  });
+});
