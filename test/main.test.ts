@@ -8,12 +8,14 @@ import { describe, it } from 'node:test';
 
 const root = new URL('..', import.meta.url);
 const dataDir = mkdtempSync(join(tmpdir(), 'ijwi-main-'));
+// The embedded defaults are under test: a shell's own database or Redis must not leak in.
+const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
 
 /** Starts the service as `npm start` does, on a free port, and resolves with its base URL. */
 function startService(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
+    env: { ...inherited, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
