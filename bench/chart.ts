@@ -44,9 +44,13 @@ function ticks(min: number, max: number): number[] {
   return out;
 }
 
+/** The 1-2-5 values just below the smallest and just above the largest of `values`. */
 function bounds(values: readonly number[]): [number, number] {
-  const low = 10 ** Math.floor(Math.log10(Math.min(...values)));
-  const high = 10 ** Math.ceil(Math.log10(Math.max(...values)));
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const all = ticks(10 ** Math.floor(Math.log10(min)), 10 ** Math.ceil(Math.log10(max)));
+  const low = all.filter((t) => t <= min).pop() ?? min;
+  const high = all.find((t) => t >= max) ?? max;
   return [low, high > low ? high : low * 10];
 }
 
@@ -60,8 +64,9 @@ export function renderChart(chart: Chart): string {
   const [y0, y1] = bounds(shown.map((p) => p[1]));
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const sx = (x: number) => PAD.left + (Math.log10(x / x0) / Math.log10(x1 / x0)) * plotW;
-  const sy = (y: number) => PAD.top + plotH - (Math.log10(y / y0) / Math.log10(y1 / y0)) * plotH;
+  const round = (v: number) => Math.round(v * 10) / 10;
+  const sx = (x: number) => round(PAD.left + (Math.log10(x / x0) / Math.log10(x1 / x0)) * plotW);
+  const sy = (y: number) => round(PAD.top + plotH - (Math.log10(y / y0) / Math.log10(y1 / y0)) * plotH);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
@@ -88,12 +93,10 @@ export function renderChart(chart: Chart): string {
     const line = series.points.filter(valid);
     const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
     if (line.length > 0) {
-      const path = line.map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' ');
+      const path = line.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ');
       out.push(`<polyline points="${path}" fill="none" stroke="${series.color}" stroke-width="2"${dash}/>`);
       for (const p of line) {
-        out.push(
-          `<circle cx="${sx(p[0]).toFixed(1)}" cy="${sy(p[1]).toFixed(1)}" r="3" fill="${series.color}"/>`,
-        );
+        out.push(`<circle cx="${sx(p[0])}" cy="${sy(p[1])}" r="3" fill="${series.color}"/>`);
       }
     }
     const ly = PAD.top + 10 + i * 20;

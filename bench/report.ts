@@ -1,5 +1,6 @@
 import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
+import type { PhaseUsage } from './monitor.ts';
 import type { HttpResults } from './results.ts';
 import { type BenchSettings, targets } from './settings.ts';
 import { fixed, type Percentiles, printTable, ratio } from './stats.ts';
@@ -12,11 +13,10 @@ export interface BenchReport {
   readonly poolSize: number;
   readonly engine: EngineResults;
   readonly http: HttpResults;
-  readonly memory: {
-    readonly idleMb: number | null;
-    readonly peakMbByPhase: Readonly<Record<string, number>>;
-    readonly highWaterMb: number | null;
-  };
+  /** The service's memory and each side's CPU, per phase of the HTTP run (`idle` first). */
+  readonly phases: Readonly<Record<string, PhaseUsage>>;
+  /** The service's peak resident memory over the whole run, by the kernel's count. */
+  readonly highWaterMb: number | null;
   readonly targets: readonly TargetCheck[];
 }
 
@@ -33,7 +33,7 @@ const pct = (p: Percentiles) => [fixed(p.p50), fixed(p.p95), fixed(p.p99)];
 export function checkTargets(
   engine: EngineResults,
   http: HttpResults,
-  peaks: ReadonlyMap<string, number>,
+  phases: BenchReport['phases'],
 ): TargetCheck[] {
   const seq = Math.max(...http.sequential.map((s) => s.ttfb.p95));
   const burst64 = http.bursts.find((b) => b.size === 64)?.ttfb.p95 ?? Number.NaN;
@@ -56,7 +56,7 @@ export function checkTargets(
       .filter((s) => s.inFlightPeak >= targets.sustainedCalls)
       .map((s) => `sustained ${s.rate}/s`),
   ];
-  const memory = Math.max(...heavy.map((phase) => peaks.get(phase) ?? Number.NaN));
+  const memory = Math.max(...heavy.map((phase) => phases[phase]?.peakMb ?? Number.NaN));
   const check = (name: string, target: string, measured: number, met: boolean): TargetCheck => ({
     name,
     target,
@@ -105,7 +105,7 @@ export function checkTargets(
 
 /** Prints the run's tables. */
 export function printReport(report: BenchReport): void {
-  const { engine, http, memory } = report;
+  const { engine, http, phases } = report;
   console.log(`\nOne stream at a time (${report.settings.sequentialPasses} pass(es) over every turn), ms`);
   printTable(
     [
@@ -182,6 +182,7 @@ export function printReport(report: BenchReport): void {
       'worst late',
       'errors',
       'RSS MB',
+      'client lag',
       'passed',
     ],
     http.sustained.map((s) => [
@@ -193,7 +194,8 @@ export function printReport(report: BenchReport): void {
       `${s.lateStreams}/${s.latencies.calls}`,
       fixed(s.worstLateMs),
       String(s.latencies.errors),
-      fixed(memory.peakMbByPhase[`sustained ${s.rate}/s`], 0),
+      fixed(phases[`sustained ${s.rate}/s`]?.peakMb, 0),
+      fixed(s.scheduleLagMs),
       s.passed ? 'yes' : 'no',
     ]),
   );
@@ -230,13 +232,19 @@ export function printReport(report: BenchReport): void {
     ],
   );
 
-  console.log('\nServer memory (resident, MB)');
+  console.log('\nService resources by phase: resident memory, CPU in cores (1 = one core busy)');
   printTable(
-    ['phase', 'peak'],
+    ['phase', 'seconds', 'peak MB', 'service CPU', 'main thread', 'load generator'],
     [
-      ['idle, ready', fixed(memory.idleMb, 0)],
-      ...Object.entries(memory.peakMbByPhase).map(([phase, mb]) => [phase, fixed(mb, 0)]),
-      ['whole run (kernel high-water mark)', fixed(memory.highWaterMb, 0)],
+      ...Object.entries(phases).map(([phase, u]) => [
+        phase,
+        fixed(u.seconds),
+        fixed(u.peakMb, 0),
+        fixed(u.serviceCores, 2),
+        fixed(u.mainThreadCores, 2),
+        fixed(u.loadGeneratorCores, 2),
+      ]),
+      ['whole run (kernel high-water mark)', '', fixed(report.highWaterMb, 0), '', '', ''],
     ],
   );
 

@@ -8,9 +8,10 @@ import { EnginePool } from '../src/speech/pool.ts';
 import { voices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
+import { ProcessMonitor } from './monitor.ts';
 import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
 import type { HttpResults, LoadMessage, LoadPlan } from './results.ts';
-import { MemorySampler, prepareData, startServer } from './server.ts';
+import { prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
@@ -38,24 +39,24 @@ async function engineBaseline(): Promise<EngineResults> {
   }
 }
 
-/** Runs the load generator against the service; returns its results and the memory peaks. */
-async function driveService(): Promise<{ http: HttpResults; memory: BenchReport['memory'] }> {
+/** Runs the load generator against the service; returns its results and what each phase used. */
+async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
   const server = await startServer(data.dataDir);
-  const sampler = new MemorySampler(server.pid);
+  const monitor = new ProcessMonitor(server.pid);
   try {
-    sampler.phase = 'idle';
+    monitor.phase = 'idle';
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const idleMb = sampler.peaks.get('idle') ?? null;
     const child = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], {
       execArgv: ['--import', 'tsx'],
     });
+    if (child.pid !== undefined) monitor.client = child.pid;
     const http = await new Promise<HttpResults>((resolve, reject) => {
       child.on('message', (message: LoadMessage) => {
         if (message.type === 'phase') {
           progress(`  ${message.name}`);
-          sampler.phase = message.name;
+          monitor.phase = message.name;
         } else if (message.type === 'done') resolve(message.results);
         else reject(new Error(`load generator failed: ${message.message}`));
       });
@@ -69,18 +70,18 @@ async function driveService(): Promise<{ http: HttpResults; memory: BenchReport[
       };
       child.send(plan);
     });
+    const phases = Object.fromEntries(monitor.usage());
     child.kill();
-    const peakMbByPhase = Object.fromEntries([...sampler.peaks].filter(([phase]) => phase !== 'idle'));
-    return { http, memory: { idleMb, peakMbByPhase, highWaterMb: sampler.highWaterMb() ?? null } };
+    return { http, phases, highWaterMb: monitor.highWaterMb() };
   } finally {
-    sampler.stop();
+    monitor.stop();
     await server.stop();
     await rm(data.dataDir, { recursive: true, force: true });
   }
 }
 
 const engine = await engineBaseline();
-const { http, memory } = await driveService();
+const { http, phases, highWaterMb } = await driveService();
 const report: BenchReport = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
@@ -88,8 +89,9 @@ const report: BenchReport = {
   poolSize: config.poolSize,
   engine,
   http,
-  memory,
-  targets: checkTargets(engine, http, new Map(Object.entries(memory.peakMbByPhase))),
+  phases,
+  highWaterMb,
+  targets: checkTargets(engine, http, phases),
 };
 printReport(report);
 

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,12 +68,28 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the service on a free loopback port and resolves once its health check says ready. */
+/** The environment without the settings that swap an embedded store for a shared one. */
+function embeddedDefaults(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|REDIS_|S3_)/.test(name)),
+  );
+}
+
+/**
+ * Starts the service on a free loopback port, on its embedded stores whatever the shell sets
+ * (`POOL_SIZE` passes through, as the baseline uses it too), and resolves once it is ready.
+ */
 export async function startServer(dataDir: string): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...embeddedDefaults(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -100,50 +115,4 @@ export async function startServer(dataDir: string): Promise<RunningServer> {
       await exited;
     },
   };
-}
-
-/** A field of /proc/<pid>/status in MB (`VmRSS`, `VmHWM`), or undefined where there is none. */
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
-      readFileSync(`/proc/${pid}/status`, 'utf8'),
-    );
-    return match?.[1] ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The server's resident memory, sampled often, its peak kept per phase of the run. */
-export class MemorySampler {
-  readonly #pid: number;
-  readonly #timer: NodeJS.Timeout;
-  readonly peaks = new Map<string, number>();
-  #phase = 'start';
-
-  constructor(pid: number, everyMs = 50) {
-    this.#pid = pid;
-    this.#timer = setInterval(() => this.#sample(), everyMs);
-    this.#sample();
-  }
-
-  set phase(name: string) {
-    this.#sample();
-    this.#phase = name;
-    this.#sample();
-  }
-
-  /** The kernel's own high-water mark of the process's resident memory. */
-  highWaterMb(): number | undefined {
-    return statusMb(this.#pid, 'VmHWM');
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
-  }
-
-  #sample(): void {
-    const mb = statusMb(this.#pid, 'VmRSS');
-    if (mb !== undefined) this.peaks.set(this.#phase, Math.max(this.peaks.get(this.#phase) ?? 0, mb));
-  }
 }

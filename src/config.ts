@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { FileStoreSource } from './store/files/open-file-store.ts';
 
 /**
  * A URL of one of `protocols` (with the colon, e.g. 'redis:'). The message names what is allowed
@@ -20,33 +21,64 @@ function serviceUrl(protocols: readonly string[], what: string) {
   );
 }
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  // Loopback by default: expose the service through a reverse proxy, or set HOST=0.0.0.0.
-  HOST: z.string().min(1).default('127.0.0.1'),
-  // The address clients reach the service at; output_url is built from it.
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  // Unset: the embedded SQLite file in DATA_DIR. Set: PostgreSQL, shared by every instance. An
-  // empty value is an error, not "unset": silently falling back to a per-instance file would split
-  // the ledger between instances.
-  DATABASE_URL: serviceUrl(['postgres:', 'postgresql:'], 'PostgreSQL').optional(),
-  // Unset: the in-process rate limit (one instance). Set: Redis, shared by every instance.
-  REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'Redis').optional(),
-  FILE_LIFETIME_HOURS: z.coerce
-    .number()
-    .positive()
-    .max(24 * 365)
-    .default(24),
-  POOL_SIZE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(() => availableParallelism()),
-  CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    // Loopback by default: expose the service through a reverse proxy, or set HOST=0.0.0.0.
+    HOST: z.string().min(1).default('127.0.0.1'),
+    // The address clients reach the service at; output_url is built from it.
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    // Unset: the embedded SQLite file in DATA_DIR. Set: PostgreSQL, shared by every instance. An
+    // empty value is an error, not "unset": silently falling back to a per-instance file would split
+    // the ledger between instances.
+    DATABASE_URL: serviceUrl(['postgres:', 'postgresql:'], 'PostgreSQL').optional(),
+    // Unset: the in-process rate limit (one instance). Set: Redis, shared by every instance.
+    REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'Redis').optional(),
+    // Put before every Redis key and channel, so several deployments (or test runs) can share one
+    // Redis without counting each other's requests.
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, or _ . : -')
+      .default('ijwi:'),
+    // Set: generated files go to this S3-compatible bucket, shared by every instance, so any instance
+    // serves a file another made. Unset: the local folder DATA_DIR/generated (one instance, or a
+    // folder every instance mounts). Credentials come from the AWS SDK's own chain
+    // (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a shared profile, an instance role...).
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, . and -)')
+      .optional(),
+    // Unset: AWS itself. Set: another S3-compatible service (MinIO, Ceph, R2...), addressed path-style.
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    // Put before every object key; the sweeper deletes expired files under it and nothing else.
+    S3_PREFIX: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "must be letters, digits and ! _ . * ' ( ) / -")
+      .default('generated/'),
+    FILE_LIFETIME_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24),
+    POOL_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(() => availableParallelism()),
+    CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, context) => {
+    // An S3 setting without a bucket is a half-done configuration: say so rather than quietly
+    // keeping files on one instance's disk.
+    if (env.S3_BUCKET === undefined && env.S3_ENDPOINT !== undefined) {
+      context.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'is set but S3_BUCKET is not' });
+    }
+  });
 
 export type Config = Readonly<{
   port: number;
@@ -62,8 +94,12 @@ export type Config = Readonly<{
   database: Readonly<{ kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }>;
   /** The shared rate-limit store, or null for the in-process one. May carry a password: never log it. */
   redisUrl: string | null;
-  /** Generated WAV files, inside the data directory. */
+  /** Before every Redis key: `<prefix>rate:<key>`. */
+  redisPrefix: string;
+  /** The local folder for generated WAV files, inside the data directory. */
   generatedDir: string;
+  /** Where generated files live: the local folder (`generatedDir`), or an S3 bucket (`S3_BUCKET`). */
+  fileStore: Readonly<FileStoreSource>;
   fileLifetimeMs: number;
   /** Engine worker threads; default: one per core. */
   poolSize: number;
@@ -98,7 +134,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'postgres' as const, url: data.DATABASE_URL },
     ),
     redisUrl: data.REDIS_URL ?? null,
+    redisPrefix: data.REDIS_PREFIX,
     generatedDir: resolve(data.DATA_DIR, 'generated'),
+    fileStore: Object.freeze(
+      data.S3_BUCKET === undefined
+        ? { kind: 'local' as const, dir: resolve(data.DATA_DIR, 'generated') }
+        : {
+            kind: 's3' as const,
+            bucket: data.S3_BUCKET,
+            region: data.S3_REGION,
+            endpoint: data.S3_ENDPOINT ?? null,
+            prefix: data.S3_PREFIX,
+          },
+    ),
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,
     charsPerToken: data.CHARS_PER_TOKEN,

@@ -11,7 +11,7 @@ import { warmUpPlan } from './speech/warm-up.ts';
 import { openDatabase } from './store/db/database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
-import { LocalFileStore } from './store/files/local-file-store.ts';
+import { openFileStore } from './store/files/open-file-store.ts';
 import {
   type FailOpenChange,
   FailOpenRateLimitStore,
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   }
 
   const db = await openDatabase(config.database);
-  const files = await LocalFileStore.create({ dir: config.generatedDir, lifetimeMs: config.fileLifetimeMs });
+  const files = await openFileStore(config.fileStore, config.fileLifetimeMs);
   // With Redis the limit is shared by all instances; when Redis is down it fails open to
   // per-instance limits and health says so (the decided design). Switches are logged once the
   // logger exists.
@@ -55,9 +55,13 @@ async function main(): Promise<void> {
   const rateLimit: RateLimitStore =
     redis === undefined
       ? new MemoryRateLimitStore()
-      : new FailOpenRateLimitStore(new RedisRateLimitStore(redis), new MemoryRateLimitStore(), {
-          onChange: (change) => reportRateLimit(change),
-        });
+      : new FailOpenRateLimitStore(
+          new RedisRateLimitStore(redis, { prefix: `${config.redisPrefix}rate:` }),
+          new MemoryRateLimitStore(),
+          {
+            onChange: (change) => reportRateLimit(change),
+          },
+        );
   let pool: EnginePool | undefined;
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
@@ -93,7 +97,11 @@ async function main(): Promise<void> {
     else app.log.warn({ reason: change.reason }, 'rate limit: shared store unreachable; per-instance limits');
   };
   app.log.info(
-    { database: config.database.kind, rateLimit: redis === undefined ? 'in-process' : 'redis' },
+    {
+      database: config.database.kind,
+      rateLimit: redis === undefined ? 'in-process' : 'redis',
+      files: config.fileStore.kind,
+    },
     'stores opened',
   );
   const stopSweeper = startSweeper(files, SWEEP_INTERVAL_MS, (err) =>

@@ -77,4 +77,54 @@ describe('loadConfig: shared stores', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: '' }), /DATABASE_URL: must be a postgres:\/\//);
     assert.throws(() => loadConfig({ REDIS_URL: '' }), /REDIS_URL: must be a redis:\/\//);
   });
+
+  it('puts Redis keys under `ijwi:` unless REDIS_PREFIX names another namespace', () => {
+    assert.equal(loadConfig({}).redisPrefix, 'ijwi:');
+    assert.equal(loadConfig({ REDIS_PREFIX: 'ijwi-staging:' }).redisPrefix, 'ijwi-staging:');
+    assert.throws(() => loadConfig({ REDIS_PREFIX: 'has space' }), /REDIS_PREFIX/);
+    assert.throws(() => loadConfig({ REDIS_PREFIX: '' }), /REDIS_PREFIX/);
+  });
+});
+
+describe('loadConfig: generated-file storage', () => {
+  it('keeps files in DATA_DIR/generated unless S3_BUCKET is set', () => {
+    assert.deepEqual(loadConfig({ DATA_DIR: '/srv/ijwi' }).fileStore, {
+      kind: 'local',
+      dir: '/srv/ijwi/generated',
+    });
+  });
+
+  it('takes the bucket, endpoint, region and prefix of an S3-compatible store', () => {
+    assert.deepEqual(loadConfig({ S3_BUCKET: 'ijwi-audio' }).fileStore, {
+      kind: 's3',
+      bucket: 'ijwi-audio',
+      region: 'us-east-1',
+      endpoint: null,
+      prefix: 'generated/',
+    });
+    assert.deepEqual(
+      loadConfig({
+        S3_BUCKET: 'ijwi-audio',
+        S3_ENDPOINT: 'https://minio.internal:9000',
+        S3_REGION: 'af-south-1',
+        S3_PREFIX: 'prod/audio/',
+      }).fileStore,
+      {
+        kind: 's3',
+        bucket: 'ijwi-audio',
+        region: 'af-south-1',
+        endpoint: 'https://minio.internal:9000',
+        prefix: 'prod/audio/',
+      },
+    );
+  });
+
+  it('refuses a bad bucket name, a non-http endpoint, and an endpoint without a bucket', () => {
+    assert.throws(() => loadConfig({ S3_BUCKET: 'Not_A_Bucket' }), /S3_BUCKET/);
+    assert.throws(() => loadConfig({ S3_BUCKET: 'ijwi-audio', S3_ENDPOINT: 'ftp://x' }), /S3_ENDPOINT/);
+    assert.throws(
+      () => loadConfig({ S3_ENDPOINT: 'http://minio:9000' }),
+      /S3_ENDPOINT: is set but S3_BUCKET is not/,
+    );
+  });
 });

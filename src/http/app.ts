@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
@@ -60,6 +61,13 @@ function requestId(): string {
 /** Turns any error into an ApiError: known framework errors by their code, anything else is a 500. */
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreUnavailableError) {
+    // An outage, not a bug: the client retries; the operator sees it in health and in this line.
+    request.log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
+    return new ApiError('not_ready', `the ${error.store} is unreachable; retry in a few seconds`, {
+      headers: { 'Retry-After': '5' },
+    });
+  }
   if (!(error instanceof Error)) return internalError(error, request);
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issue = error.validation[0];

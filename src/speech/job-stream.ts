@@ -1,6 +1,9 @@
 /**
  * A push-to-pull queue: the pool pushes chunks as a worker sends them, the caller pulls them
  * with `for await`. Leaving the loop early (break, throw) calls `onClose`, which cancels the job.
+ * It holds at most one job's audio, one clause: a worker is never held for a slow reader (the
+ * engine cannot pause, and other calls need the worker); a slow reader is paced a clause at a
+ * time instead, by `synthesize`, which starts a clause only once the one before is being read.
  */
 export class JobStream<T> implements AsyncIterableIterator<T> {
   readonly #buffered: T[] = [];

@@ -78,9 +78,8 @@ const COST_SMOOTHING = 0.05;
 
 /**
  * The engine and resampler packages are large plain JavaScript (WebAssembly inlined). Loaded
- * through the TypeScript loader, each cost a worker about 100 MB more memory, for no
- * transformation at all; loaded first, they are in the module cache when the TypeScript code
- * imports them.
+ * through the TypeScript loader they cost each worker about 100 MB more memory, for nothing to
+ * transform; loaded first, they are in the module cache when the TypeScript code imports them.
  */
 const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten', '@alexanderolsen/libsamplerate-js'];
 
@@ -110,8 +109,9 @@ function before(a: QueuedJob, b: QueuedJob): boolean {
  * Worker threads that run the engines. Each job is one clause; a worker runs one job at a
  * time and streams its audio back as it is produced, so two requests' audio never mix. Jobs
  * run earliest deadline first. Cancelling (AbortSignal, or leaving the `for await` loop) drops
- * a queued job at once and stops a running one at its next engine chunk (a few ms of audio,
- * well under a millisecond of work), through a flag in shared memory the blocked worker reads.
+ * a queued job at once and stops a running one at its next engine chunk (a tenth of a second
+ * of audio, well under a millisecond of work), through a flag in shared memory the blocked
+ * worker reads.
  */
 export class EnginePool {
   readonly #slots: Slot[] = [];

@@ -44,4 +44,44 @@ describe('GET /api/v1/health.php', () => {
     assert.doesNotMatch(response.body, /ECONNREFUSED|hunter2|10\.0\.0\.5/);
     await app.close();
   });
+
+  it('stays 200 and ready with a degraded check, which shows its reason in its place', async () => {
+    const app = await buildTestApp({
+      healthChecks: {
+        engine: () => true,
+        rate_limit: async () => ({
+          degraded: 'redis unreachable (ECONNREFUSED); per-instance limits in use',
+        }),
+      },
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/health.php' });
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), {
+      status: 'ready',
+      version: '0.0.0-test',
+      checks: {
+        engine: 'ok',
+        rate_limit: 'degraded: redis unreachable (ECONNREFUSED); per-instance limits in use',
+      },
+    });
+    await app.close();
+  });
+
+  it('is 503 when a check fails, even beside a degraded one', async () => {
+    const app = await buildTestApp({
+      healthChecks: {
+        engine: () => true,
+        database: () => 'query failed (ECONNREFUSED)',
+        rate_limit: () => ({ degraded: 'redis unreachable' }),
+      },
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/health.php' });
+    assert.equal(response.statusCode, 503);
+    assert.deepEqual(response.json().checks, {
+      engine: 'ok',
+      database: 'query failed (ECONNREFUSED)',
+      rate_limit: 'degraded: redis unreachable',
+    });
+    await app.close();
+  });
 });

@@ -154,7 +154,9 @@ describe('EnginePool', () => {
 
   it('lets a job due sooner interrupt a running one that has audio to spare, without changing its audio', async () => {
     const now = performance.now();
-    const alone = await collect(pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw }));
+    const alone = await collect(
+      pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw }),
+    );
     // Both workers take a long clause with a deadline; an urgent job then waits for one of them.
     const long = [now, now + 1].map((deadline) =>
       collect(pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw, deadline })).then(

@@ -1,8 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { CheckResult } from '../../store/check-result.ts';
 import { type HealthBody, healthRouteSchema } from '../schemas/health.ts';
 
-/** A readiness check: `true` when ready, otherwise a short reason (no secrets, hosts or stack traces). */
-export type HealthCheck = () => Promise<true | string> | true | string;
+/**
+ * A readiness check: `true` when ready, `{ degraded }` when still serving in a reduced mode (it
+ * shows as `degraded: <reason>` and leaves the service ready), otherwise a short reason it is
+ * not ready. No secrets, hosts or stack traces.
+ */
+export type HealthCheck = () => Promise<CheckResult> | CheckResult;
+
+/** How a check that still serves shows in `checks`. */
+const DEGRADED_PREFIX = 'degraded: ';
 
 export interface HealthOptions {
   readonly version: string;
@@ -11,30 +19,43 @@ export interface HealthOptions {
 
 const CHECK_TIMEOUT_MS = 2_000;
 
-async function runCheck(check: HealthCheck): Promise<string> {
+/** A check's state as `checks` shows it, and whether it lets the service take requests. */
+interface CheckState {
+  readonly text: string;
+  readonly serving: boolean;
+}
+
+async function runCheck(check: HealthCheck): Promise<CheckState> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve('timed out'), CHECK_TIMEOUT_MS);
   });
   try {
     const result = await Promise.race([Promise.resolve().then(check), timeout]);
-    return result === true ? 'ok' : result;
+    if (result === true) return { text: 'ok', serving: true };
+    if (typeof result === 'string') return { text: result, serving: false };
+    return { text: `${DEGRADED_PREFIX}${result.degraded}`, serving: true };
   } catch {
-    return 'failed';
+    return { text: 'failed', serving: false };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** GET /api/v1/health.php: 200 when every check passes, else 503, with each check's state. */
+/**
+ * GET /api/v1/health.php: 200 when every check passes or is degraded, else 503, with each check's
+ * state. A degraded check (e.g. the shared rate limit down, per-instance limits in use) keeps the
+ * instance in a load balancer's rotation: it still serves correctly, and taking every instance
+ * out for a Redis outage would turn a fail-open design into a full outage.
+ */
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
   app.get('/api/v1/health.php', { schema: healthRouteSchema }, async (_request, reply) => {
     const names = Object.keys(options.checks);
     const results = await Promise.all(
       names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))),
     );
-    const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ?? 'missing']));
-    const ready = results.every((r) => r === 'ok');
+    const checks = Object.fromEntries(names.map((name, i) => [name, results[i]?.text ?? 'missing']));
+    const ready = results.every((r) => r.serving);
     reply.header('Cache-Control', 'no-store');
     const body: HealthBody = ready
       ? { status: 'ready', version: options.version, checks }

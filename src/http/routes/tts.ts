@@ -131,16 +131,22 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     if (!end) throw new Error('synthesis ended without a summary');
     if (end.bytes === 0) throw nothingToSay();
     const audio = Buffer.concat([wavHeader(end.bytes, end.sampleRate), ...parts]);
-    // Saved before the charge, deleted if the charge is refused: never a charge without a file.
+    // Saved before the charge, deleted unless the charge commits (refused, or the database
+    // failed): never a charge without a file, and never a reachable file without a charge.
     const { id } = await options.files.save(audio);
-    const charge = await options.billing.commitCharge(accountId, {
-      tokens,
-      seconds: end.seconds,
-      characters: tts.characters,
-      language: tts.voice.language,
-      requestId: request.id,
-      studio: false,
-    });
+    const charge = await options.billing
+      .commitCharge(accountId, {
+        tokens,
+        seconds: end.seconds,
+        characters: tts.characters,
+        language: tts.voice.language,
+        requestId: request.id,
+        studio: false,
+      })
+      .catch(async (error: unknown) => {
+        await options.files.delete(id).catch(() => {});
+        throw error;
+      });
     if (!charge.ok) {
       await options.files.delete(id);
       throw refused(charge);

@@ -9,8 +9,10 @@ function healthBody(status: 'ready' | 'not_ready') {
     version: z.string().meta({ description: 'The service version.' }),
     checks: z.record(z.string(), z.string()).meta({
       description:
-        'Each check (engine, database, rate_limit, storage) and its state: `ok`, or a short reason ' +
-        'without secrets, hostnames or stack traces.',
+        'Each check (engine, database, rate_limit, storage) and its state: `ok`; `degraded: <reason>` ' +
+        'when it still serves in a reduced mode (the service stays ready: e.g. the shared rate limit ' +
+        'is unreachable and each instance limits on its own); or a short reason it is not ready. No ' +
+        'secrets, hostnames or stack traces.',
       examples: [{ engine: 'ok', database: 'ok', rate_limit: 'ok', storage: 'ok' }],
     }),
   });
@@ -24,8 +26,9 @@ export const healthRouteSchema: FastifySchema = {
   operationId: 'getHealth',
   summary: 'Readiness',
   description:
-    'Whether the service can take TTS requests: engines loaded and warmed, database and rate-limit ' +
-    'store reachable, file storage writable. No API key.',
+    'Whether the service can take TTS requests: engines loaded and warmed, database reachable, ' +
+    'rate limit working (a shared rate-limit store that is down only degrades it), file storage ' +
+    'writable. No API key.',
   tags: [tags.service],
   response: {
     200: jsonResponse('Ready.', healthBody('ready')),

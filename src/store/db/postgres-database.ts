@@ -1,10 +1,11 @@
 import { Kysely, PostgresDialect } from 'kysely';
-import { Pool } from 'pg';
-import { withErrorCode } from '../error-code.ts';
+import { DatabaseError, Pool } from 'pg';
+import { errorCode, withErrorCode } from '../error-code.ts';
 import type { Database } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
+import { reportingUnavailable } from './unavailable-dialect.ts';
 
 /** Options for `openPostgresDatabase`. */
 export interface PostgresDatabaseOptions {
@@ -12,6 +13,32 @@ export interface PostgresDatabaseOptions {
   readonly poolSize?: number;
   /** How long a query waits for a connection (new or from the busy pool) before failing; default 5000 ms. */
   readonly connectTimeoutMs?: number;
+}
+
+// Socket errors: the server is down, unreachable or dropped the connection.
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// SQLSTATEs of an outage rather than of a query: class 08 (connection exception), 57P01-57P03
+// (shutting down, crashed, starting up) and 53300 (too many connections).
+const OUTAGE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+// pg reports a connection lost mid-query, or a pool wait that timed out, with no code at all.
+const OUTAGE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/** Whether a pg error means the server cannot be reached now, rather than a bad query. */
+function isPostgresOutage(error: unknown): boolean {
+  if (error instanceof DatabaseError) return OUTAGE_SQLSTATE.test(error.code ?? '');
+  const code = errorCode(error);
+  if (code !== undefined) return SOCKET_CODES.has(code);
+  return error instanceof Error && OUTAGE_MESSAGE.test(error.message);
 }
 
 /**
@@ -41,7 +68,11 @@ export async function openPostgresDatabase(
   pool.on('connect', (connection) => {
     connection.on('error', () => {});
   });
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  // An outage reaches callers as a StoreUnavailableError (503 at the HTTP edge), and the pool
+  // opens fresh connections once the server answers again: recovery needs no restart.
+  const kysely = new Kysely<Schema>({
+    dialect: reportingUnavailable(new PostgresDialect({ pool }), isPostgresOutage),
+  });
   try {
     let schema: string | null;
     try {

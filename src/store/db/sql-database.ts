@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { withErrorCode } from '../error-code.ts';
+import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { Database } from './database.ts';
 import { SqlAccountRepository, SqlApiKeyRepository, SqlLedgerRepository } from './repositories.ts';
 import type { Schema } from './schema.ts';
@@ -27,7 +28,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
         await kysely.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
         return true;
       } catch (error) {
-        return withErrorCode('query failed', error);
+        return withErrorCode('query failed', error instanceof StoreUnavailableError ? error.cause : error);
       }
     },
     async close() {

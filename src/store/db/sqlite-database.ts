@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { errorCode } from '../error-code.ts';
 import type { Database } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
+import { reportingUnavailable } from './unavailable-dialect.ts';
 
 /** Options for `openSqliteDatabase`. */
 export interface SqliteDatabaseOptions {
@@ -35,7 +37,11 @@ export async function openSqliteDatabase(
     sqlite.close();
     throw error;
   }
-  const kysely = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  // A write lock held by another process past the busy timeout is "try again", not a bug.
+  const busy = (error: unknown) => errorCode(error)?.startsWith('SQLITE_BUSY') === true;
+  const kysely = new Kysely<Schema>({
+    dialect: reportingUnavailable(new ImmediateSqliteDialect({ database: sqlite }), busy),
+  });
   try {
     await migrateToLatest(kysely as Kysely<unknown>);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Degraded } from '../check-result.ts';
 import { withErrorCode } from '../error-code.ts';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.ts';
 
@@ -60,12 +61,14 @@ export class FailOpenRateLimitStore implements RateLimitStore {
 
   /**
    * Asks the shared store itself, so health notices recovery even when no request arrives (a
-   * not-ready instance may get no traffic). Not ok while the fallback is in use.
+   * not-ready instance may get no traffic). Degraded, not failed, while the fallback is in use:
+   * requests are still limited, per instance.
    */
-  async check(): Promise<true | string> {
+  async check(): Promise<true | Degraded> {
     let answer: true | string;
     try {
-      answer = await this.#shared.check();
+      const shared = await this.#shared.check();
+      answer = shared === true || typeof shared === 'string' ? shared : shared.degraded;
     } catch (error) {
       answer = withErrorCode('unreachable', error);
     }
@@ -74,7 +77,7 @@ export class FailOpenRateLimitStore implements RateLimitStore {
       return true;
     }
     this.#failed(answer);
-    return `${answer}; per-instance limits in use`;
+    return { degraded: `${answer}; per-instance limits in use` };
   }
 
   #failed(reason: string): void {

@@ -1,3 +1,5 @@
+import type { CheckResult } from '../check-result.ts';
+
 /** The outcome of counting one request against a rolling-window limit. */
 export interface RateLimitDecision {
   readonly allowed: boolean;
@@ -15,6 +17,6 @@ export interface RateLimitDecision {
  */
 export interface RateLimitStore {
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
-  /** For health: true when the store answers. */
-  check(): Promise<true | string>;
+  /** For health: true when the store answers; degraded while a fallback decides instead. */
+  check(): Promise<CheckResult>;
 }

@@ -59,8 +59,8 @@ describe('FailOpenRateLimitStore', () => {
     assert.equal(shared.hits, 2, 'the shared store is not retried within retryAfterMs');
     assert.equal(store.shared, false);
     const reason = await store.check();
-    assert.equal(reason, 'redis unreachable (ECONNREFUSED); per-instance limits in use');
-    assert.ok(!String(reason).includes('10.1.2.3'));
+    assert.deepEqual(reason, { degraded: 'redis unreachable (ECONNREFUSED); per-instance limits in use' });
+    assert.ok(!JSON.stringify(reason).includes('10.1.2.3'));
 
     now += 1000;
     assert.equal((await store.hit('k', 2, MINUTE)).allowed, false, 'retried, still down, still decided');
@@ -138,7 +138,9 @@ describe('FailOpenRateLimitStore over Redis', { skip: redis.skip }, () => {
       { allowed: true, remaining: 29 },
       'decided in process, from its own empty window',
     );
-    assert.match(String(await store.check()), /^redis unreachable.*; per-instance limits in use$/);
+    const degraded = await store.check();
+    assert.ok(degraded !== true);
+    assert.match(degraded.degraded, /^redis unreachable.*; per-instance limits in use$/);
     assert.equal(store.shared, false);
 
     await proxy.start();
