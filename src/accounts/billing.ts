@@ -175,8 +175,8 @@ export class BillingService {
   ): Promise<PrecheckResult> {
     checkTokens(tokens);
     checkSeconds(seconds);
-    if ((await this.#accounts.find(accountId)) === undefined) return { ok: false, code: 'account_not_found' };
     const summary = await this.#ledger.summary(accountId);
+    if (summary === undefined) return { ok: false, code: 'account_not_found' };
     const via = decide(summary, {
       tokens,
       seconds,
@@ -206,9 +206,8 @@ export class BillingService {
 
     if (request.studio && request.language === 'rw') {
       // Free and consumes nothing, so it needs no lock and leaves no ledger entry.
-      if ((await this.#accounts.find(accountId)) === undefined)
-        return { ok: false, code: 'account_not_found' };
       const summary = await this.#ledger.summary(accountId);
+      if (summary === undefined) return { ok: false, code: 'account_not_found' };
       return {
         ok: true,
         entry: null,
@@ -293,8 +292,8 @@ export class BillingService {
 
   /** The account's balance (the sum of its ledger) and free generations left. */
   async balance(accountId: string): Promise<BalanceResult> {
-    if ((await this.#accounts.find(accountId)) === undefined) return { ok: false, code: 'account_not_found' };
     const summary = await this.#ledger.summary(accountId);
+    if (summary === undefined) return { ok: false, code: 'account_not_found' };
     return { ok: true, balance: summary.balance, freeUsesRemaining: freeUsesRemaining(summary) };
   }
 

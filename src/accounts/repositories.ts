@@ -88,8 +88,11 @@ export interface LedgerRepository {
     accountId: string,
     work: (ledger: LockedLedger) => Promise<T>,
   ): Promise<{ found: true; value: T } | { found: false }>;
-  /** Unlocked totals: may be stale by the time they are used, so never decide a charge on them. */
-  summary(accountId: string): Promise<LedgerSummary>;
+  /**
+   * Unlocked totals, or undefined when the account does not exist (one look-up for both): may be
+   * stale by the time they are used, so never decide a charge on them.
+   */
+  summary(accountId: string): Promise<LedgerSummary | undefined>;
   /** Newest first; `beforeSeq` pages back through older entries. */
   list(accountId: string, options: { limit: number; beforeSeq?: number }): Promise<LedgerEntry[]>;
 }

@@ -316,5 +316,43 @@ describeEachDatabase('billing', (context) => {
         ['req_first'],
       );
     });
+
+    it('keeps the balance and free uses equal to the ledger under concurrent top-ups and charges', async () => {
+      const accountId = await newAccount();
+      const work = await Promise.all([
+        ...Array.from({ length: 40 }, (_, i) =>
+          billing.commitCharge(accountId, charge({ tokens: 1 + (i % 7), seconds: i % 2 === 0 ? 3 : 200 })),
+        ),
+        ...Array.from({ length: 4 }, () => billing.topUp(accountId, MINIMUM_TOP_UP)),
+      ]);
+      assert.ok(work.slice(40).every((r) => r.ok));
+      // Straight SQL over every entry, independent of the running totals under test.
+      const rows = await sql<{
+        total: number | null;
+        free: number | null;
+      }>`select sum(tokens) as total, sum(case when kind = 'free_use' then 1 else 0 end) as free
+         from ledger where account_id = ${accountId}`.execute(context.db.kysely);
+      const total = Number(rows.rows[0]?.total ?? 0);
+      const free = Number(rows.rows[0]?.free ?? 0);
+      assert.equal(free, FREE_GENERATIONS);
+      assert.deepEqual(await context.db.ledger.summary(accountId), { balance: total, freeUses: free });
+      assert.deepEqual(await billing.balance(accountId), { ok: true, balance: total, freeUsesRemaining: 0 });
+      assert.equal(await context.db.ledger.summary('acct_nobody'), undefined);
+
+      // Every entry's totals are those of the entries up to it, in seq order.
+      const entries = await context.db.kysely
+        .selectFrom('ledger')
+        .select(['seq', 'kind', 'tokens', 'balance_after', 'free_uses_after'])
+        .where('account_id', '=', accountId)
+        .orderBy('seq', 'asc')
+        .execute();
+      let balance = 0;
+      let freeUses = 0;
+      for (const entry of entries) {
+        balance += Number(entry.tokens);
+        freeUses += entry.kind === 'free_use' ? 1 : 0;
+        assert.deepEqual([Number(entry.balance_after), Number(entry.free_uses_after)], [balance, freeUses]);
+      }
+    });
   });
 });

@@ -3,8 +3,8 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 // Migrations live in code, not in files read at run time, so a bundled or copied build cannot lose
 // them. Rules: never edit a migration that has shipped, add a new one; names sort in the order
 // they run; only portable SQL (SQLite and PostgreSQL), no dialect-only column types. So far every
-// type means the same in both (text, integer, double precision), so no migration branches on the
-// dialect; one that must would take the dialect as an argument rather than sniff the driver.
+// type means the same in both (text, integer, bigint, double precision), so no migration branches
+// on the dialect; one that must would take the dialect as an argument rather than sniff the driver.
 // Times are ISO 8601 UTC text: portable, readable in both databases, and sortable as text.
 const migrations: Record<string, Migration> = {
   '0001_accounts_keys_ledger': {
@@ -79,6 +79,40 @@ const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
       await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+    },
+  },
+  '0003_ledger_running_totals': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // Each entry carries the account's totals after it, so the balance is the newest entry's
+      // (one index seek on (account_id, seq)) instead of a sum over the account's whole history.
+      // bigint: many top-ups can take a balance past a 32-bit integer. SQLite adds a NOT NULL
+      // column only with a default; the backfill below replaces it at once and every append
+      // writes both. The checks make an overdraft or a negative count a schema error. SQLite
+      // adds one column per statement.
+      await db.schema
+        .alterTable('ledger')
+        .addColumn('balance_after', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance_after >= 0`))
+        .execute();
+      await db.schema
+        .alterTable('ledger')
+        .addColumn('free_uses_after', 'integer', (c) =>
+          c.notNull().defaultTo(0).check(sql`free_uses_after >= 0`),
+        )
+        .execute();
+      // Entries written before this migration: running sums per account in seq order ((account_id,
+      // seq) is unique, so each row's frame ends at itself).
+      await sql`
+        update ledger
+        set balance_after = totals.balance_after, free_uses_after = totals.free_uses_after
+        from (
+          select
+            id,
+            sum(tokens) over (partition by account_id order by seq) as balance_after,
+            sum(case when kind = 'free_use' then 1 else 0 end)
+              over (partition by account_id order by seq) as free_uses_after
+          from ledger
+        ) as totals
+        where ledger.id = totals.id`.execute(db);
     },
   },
 };

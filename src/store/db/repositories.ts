@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type {
   AccountRecord,
   AccountRepository,
@@ -15,7 +15,7 @@ import type { AccountsTable, ApiKeysTable, LedgerTable, Schema } from './schema.
 // SQL implementations of the account ports, shared by every dialect. Rules: portable SQL only;
 // anything dialect-specific is a constructor option (see `rowLocks`), never a branch on a driver.
 
-// PostgreSQL returns SUM and COUNT as bigint, which its driver hands over as a string.
+// PostgreSQL's driver hands bigint columns (and SUM, COUNT) over as strings.
 function toNumber(value: unknown): number {
   return value === null || value === undefined ? 0 : Number(value);
 }
@@ -139,32 +139,49 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-async function summarize(
-  db: Kysely<Schema> | Transaction<Schema>,
-  accountId: string,
-): Promise<LedgerSummary> {
-  const row = await db
+// Every entry carries the account's totals after it (written by `append`, inside the account
+// lock), so an account's totals are its newest entry's: one seek on the unique (account_id, seq)
+// index however long the history. No entry yet: nothing spent, nothing used.
+function newestEntry(db: Kysely<Schema> | Transaction<Schema>, accountId: string) {
+  return db
     .selectFrom('ledger')
-    .select([
-      sql<number>`coalesce(sum(tokens), 0)`.as('balance'),
-      sql<number>`coalesce(sum(case when kind = 'free_use' then 1 else 0 end), 0)`.as('free_uses'),
-    ])
+    .select(['seq', 'balance_after', 'free_uses_after'])
     .where('account_id', '=', accountId)
+    .orderBy('seq', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return { balance: toNumber(row?.balance), freeUses: toNumber(row?.free_uses) };
+}
+
+interface Totals {
+  readonly seq: number;
+  readonly summary: LedgerSummary;
 }
 
 class SqlLockedLedger implements LockedLedger {
   readonly #trx: Transaction<Schema>;
   readonly #accountId: string;
+  // The newest entry's totals, once read: nobody else can append while the account is locked, so
+  // `append` after `summary` needs no second read.
+  #totals: Totals | undefined;
 
   constructor(trx: Transaction<Schema>, accountId: string) {
     this.#trx = trx;
     this.#accountId = accountId;
   }
 
-  summary(): Promise<LedgerSummary> {
-    return summarize(this.#trx, this.#accountId);
+  async #current(): Promise<Totals> {
+    if (this.#totals === undefined) {
+      const row = await newestEntry(this.#trx, this.#accountId);
+      this.#totals = {
+        seq: toNumber(row?.seq),
+        summary: { balance: toNumber(row?.balance_after), freeUses: toNumber(row?.free_uses_after) },
+      };
+    }
+    return this.#totals;
+  }
+
+  async summary(): Promise<LedgerSummary> {
+    return (await this.#current()).summary;
   }
 
   async hasRequest(requestId: string): Promise<boolean> {
@@ -177,15 +194,18 @@ class SqlLockedLedger implements LockedLedger {
   }
 
   async append(entry: NewLedgerEntry): Promise<LedgerEntry> {
-    const last = await this.#trx
-      .selectFrom('ledger')
-      .select(sql<number>`coalesce(max(seq), 0)`.as('seq'))
-      .where('account_id', '=', this.#accountId)
-      .executeTakeFirst();
+    const before = await this.#current();
+    const after: Totals = {
+      seq: before.seq + 1,
+      summary: {
+        balance: before.summary.balance + entry.tokens,
+        freeUses: before.summary.freeUses + (entry.kind === 'free_use' ? 1 : 0),
+      },
+    };
     const row: Selectable<LedgerTable> = {
       id: entry.id,
       account_id: this.#accountId,
-      seq: toNumber(last?.seq) + 1,
+      seq: after.seq,
       kind: entry.kind,
       tokens: entry.tokens,
       characters: entry.characters,
@@ -193,8 +213,11 @@ class SqlLockedLedger implements LockedLedger {
       seconds: entry.seconds,
       request_id: entry.requestId,
       created_at: entry.createdAt,
+      balance_after: after.summary.balance,
+      free_uses_after: after.summary.freeUses,
     };
     await this.#trx.insertInto('ledger').values(row).execute();
+    this.#totals = after;
     return toLedgerEntry(row);
   }
 }
@@ -231,8 +254,24 @@ export class SqlLedgerRepository implements LedgerRepository {
     });
   }
 
-  summary(accountId: string): Promise<LedgerSummary> {
-    return summarize(this.#db, accountId);
+  async summary(accountId: string): Promise<LedgerSummary | undefined> {
+    // One statement for "does the account exist" and its totals, the hot path of every request.
+    // The newest seq is looked up by the id itself, not by `accounts.id`: uncorrelated, it is one
+    // index seek evaluated once, where PostgreSQL would re-run a correlated one per ledger row.
+    const row = await this.#db
+      .selectFrom('accounts')
+      .leftJoin('ledger', (join) =>
+        join.onRef('ledger.account_id', '=', 'accounts.id').on('ledger.seq', '=', (eb) =>
+          eb
+            .selectFrom('ledger as newest')
+            .select((max) => max.fn.max('newest.seq').as('seq'))
+            .where('newest.account_id', '=', accountId),
+        ),
+      )
+      .select(['ledger.balance_after', 'ledger.free_uses_after'])
+      .where('accounts.id', '=', accountId)
+      .executeTakeFirst();
+    return row && { balance: toNumber(row.balance_after), freeUses: toNumber(row.free_uses_after) };
   }
 
   async list(accountId: string, options: { limit: number; beforeSeq?: number }): Promise<LedgerEntry[]> {

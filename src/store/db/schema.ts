@@ -30,6 +30,10 @@ export interface LedgerTable {
   seconds: number | null;
   request_id: string | null;
   created_at: string;
+  /** The account's balance (sum of `tokens`) up to and including this entry. */
+  balance_after: number;
+  /** The account's free uses up to and including this entry. */
+  free_uses_after: number;
 }
 
 export interface UsersTable {

@@ -4,9 +4,11 @@ import {
   type DialectAdapter,
   type Driver,
   SqliteAdapter,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  type SqliteStatement,
 } from 'kysely';
 
 // The one SQLite-only trick of the store, kept here. kysely's SQLite driver opens transactions with
@@ -33,16 +35,62 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/** How many prepared statements one database keeps: far more than the store's distinct queries. */
+const STATEMENT_CACHE_SIZE = 256;
+
 /**
- * kysely's SQLite dialect with transactions that start with BEGIN IMMEDIATE and migrations that
- * run inside them.
+ * `database` with its prepared statements kept by SQL text and reused. kysely's SQLite connection
+ * prepares every statement it runs, and preparing (parsing and planning) costs as much as running
+ * one of the store's short queries. A statement may run again with new parameters, and kysely runs
+ * one at a time on its single connection (a streamed query holds the connection to its end), so
+ * sharing one is safe; SQLite re-prepares it by itself after a schema change. Bounded, least
+ * recently used out first, because SQL with inlined values (raw SQL, migrations) would otherwise
+ * grow it without end.
+ */
+export function reusingStatements(database: SqliteDatabase, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close() {
+      statements.clear();
+      database.close();
+    },
+    prepare(sql) {
+      const cached = statements.get(sql);
+      if (cached !== undefined) {
+        // A Map iterates in insertion order: inserting again makes it the most recently used.
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = database.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > capacity) {
+        const oldest = statements.keys().next();
+        if (oldest.done !== true) statements.delete(oldest.value);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * kysely's SQLite dialect with transactions that start with BEGIN IMMEDIATE, migrations that run
+ * inside them, and prepared statements reused (`reusingStatements`).
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
 
   constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
+    const { database } = config;
+    const reusing: SqliteDialectConfig = {
+      ...config,
+      database:
+        typeof database === 'function'
+          ? async () => reusingStatements(await database())
+          : reusingStatements(database),
+    };
+    super(reusing);
+    this.#config = reusing;
   }
 
   override createDriver(): Driver {

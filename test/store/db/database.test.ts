@@ -80,12 +80,16 @@ describeEachDatabase('database', (context) => {
         seconds: null,
         request_id: null,
         created_at: '2025-01-01T00:00:00.000Z',
+        balance_after: 300,
+        free_uses_after: 0,
       };
       const insert = (row: {
         id: string;
         seq: number;
         kind: 'top_up' | 'charge' | 'free_use';
         tokens: number;
+        balance_after?: number;
+        free_uses_after?: number;
       }) =>
         db.kysely
           .insertInto('ledger')
@@ -95,6 +99,15 @@ describeEachDatabase('database', (context) => {
       await assert.rejects(insert({ id: 'led_1', seq: 1, kind: 'top_up', tokens: -300 }), /check/i);
       await assert.rejects(insert({ id: 'led_2', seq: 1, kind: 'charge', tokens: 5 }), /check/i);
       await assert.rejects(insert({ id: 'led_3', seq: 1, kind: 'free_use', tokens: -1 }), /check/i);
+      // Running totals can never show an overdraft or a negative count of free uses.
+      await assert.rejects(
+        insert({ id: 'led_7', seq: 1, kind: 'charge', tokens: -1, balance_after: -1 }),
+        /check/i,
+      );
+      await assert.rejects(
+        insert({ id: 'led_8', seq: 1, kind: 'top_up', tokens: 300, free_uses_after: -1 }),
+        /check/i,
+      );
       await insert({ id: 'led_4', seq: 1, kind: 'top_up', tokens: 300 });
       await assert.rejects(insert({ id: 'led_5', seq: 1, kind: 'charge', tokens: -1 }), /unique/i);
       await assert.rejects(
@@ -104,6 +117,83 @@ describeEachDatabase('database', (context) => {
           .execute(),
         /foreign key/i,
       );
+    });
+  });
+
+  describe('migration 0003_ledger_running_totals', () => {
+    it('gives entries written before it the running totals of their account, in seq order', async () => {
+      const source = await context.fresh();
+      const before = await openDatabase(source);
+      // Back to the schema as 0002 left it, then entries as the code of that time wrote them:
+      // two accounts interleaved, one written out of seq order.
+      await sql`alter table ledger drop column balance_after`.execute(before.kysely);
+      await sql`alter table ledger drop column free_uses_after`.execute(before.kysely);
+      await sql`delete from kysely_migration where name = '0003_ledger_running_totals'`.execute(
+        before.kysely,
+      );
+      const other = { ...account, id: 'acct_store0000000000002' };
+      await before.accounts.insert(account);
+      await before.accounts.insert(other);
+      const old: [string, string, number, string, number][] = [
+        ['led_a3', account.id, 3, 'charge', -29],
+        ['led_b1', other.id, 1, 'free_use', 0],
+        ['led_a1', account.id, 1, 'free_use', 0],
+        ['led_b2', other.id, 2, 'top_up', 289],
+        ['led_a2', account.id, 2, 'top_up', 300],
+        ['led_a4', account.id, 4, 'free_use', 0],
+        ['led_b3', other.id, 3, 'top_up', 1_000_000_000],
+        ['led_b4', other.id, 4, 'top_up', 1_000_000_000],
+        ['led_b5', other.id, 5, 'top_up', 1_000_000_000],
+      ];
+      for (const [id, accountId, seq, kind, tokens] of old) {
+        await sql`insert into ledger (id, account_id, seq, kind, tokens, created_at)
+          values (${id}, ${accountId}, ${seq}, ${kind}, ${tokens}, '2025-01-01T00:00:00.000Z')`.execute(
+          before.kysely,
+        );
+      }
+      await before.close();
+
+      const db = await openDatabase(source);
+      try {
+        const rows = await db.kysely
+          .selectFrom('ledger')
+          .select(['id', 'balance_after', 'free_uses_after'])
+          .orderBy('account_id')
+          .orderBy('seq')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => [r.id, Number(r.balance_after), Number(r.free_uses_after)]),
+          [
+            ['led_a1', 0, 1],
+            ['led_a2', 300, 1],
+            ['led_a3', 271, 1],
+            ['led_a4', 271, 2],
+            ['led_b1', 0, 1],
+            ['led_b2', 289, 1],
+            ['led_b3', 1_000_000_289, 1],
+            ['led_b4', 2_000_000_289, 1],
+            // Past a 32-bit integer: the balance column is 64-bit.
+            ['led_b5', 3_000_000_289, 1],
+          ],
+        );
+        assert.deepEqual(await db.ledger.summary(account.id), { balance: 271, freeUses: 2 });
+        // New entries go on from the backfilled totals.
+        const billing = new BillingService(db);
+        const charged = await billing.commitCharge(account.id, {
+          tokens: 21,
+          seconds: 200,
+          characters: 2100,
+          language: 'en',
+          requestId: 'req_after0003',
+          studio: false,
+        });
+        assert.ok(charged.ok);
+        assert.equal(charged.billing.token_balance, 250);
+        assert.deepEqual(await db.ledger.summary(account.id), { balance: 250, freeUses: 2 });
+        assert.deepEqual(await db.ledger.summary(other.id), { balance: 3_000_000_289, freeUses: 1 });
+      } finally {
+        await db.close();
+      }
     });
   });
 
@@ -173,6 +263,8 @@ describeEachDatabase('database', (context) => {
           check.kysely,
         );
         assert.equal(Number(sum.rows[0]?.total), 0);
+        // The running totals the processes wrote agree with the sum.
+        assert.deepEqual(await check.ledger.summary(account.id), { balance: 0, freeUses: 5 });
       } finally {
         await check.close();
       }

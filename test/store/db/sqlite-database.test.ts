@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../../src/store/db/database.ts';
 import { openSqliteDatabase } from '../../../src/store/db/sqlite-database.ts';
+import { reusingStatements } from '../../../src/store/db/sqlite-dialect.ts';
 
 // What only the embedded database does; the behaviour both databases share is in database.test.ts.
 
@@ -49,5 +51,35 @@ describe('openSqliteDatabase', () => {
       }
     }
     assert.ok(existsSync(file));
+  });
+});
+
+describe('reusingStatements', () => {
+  it('prepares each SQL text once, keeps at most its capacity, and drops the least recently used', () => {
+    const sqlite = new BetterSqlite3(':memory:');
+    const prepared: string[] = [];
+    const counting = {
+      close: () => sqlite.close(),
+      prepare(text: string) {
+        prepared.push(text);
+        return sqlite.prepare(text);
+      },
+    };
+    const db = reusingStatements(counting, 2);
+    try {
+      const one = db.prepare('select 1 as v');
+      assert.equal(db.prepare('select 1 as v'), one);
+      assert.deepEqual(one.all([]), [{ v: 1 }]);
+      assert.deepEqual(one.all([]), [{ v: 1 }]);
+      db.prepare('select 2 as v');
+      db.prepare('select 1 as v');
+      db.prepare('select 3 as v');
+      // 'select 2' was the least recently used when 'select 3' came in.
+      db.prepare('select 1 as v');
+      db.prepare('select 2 as v');
+      assert.deepEqual(prepared, ['select 1 as v', 'select 2 as v', 'select 3 as v', 'select 2 as v']);
+    } finally {
+      db.close();
+    }
   });
 });
