@@ -77,11 +77,11 @@ const INITIAL_MS_PER_CHARACTER = 0.2;
 const COST_SMOOTHING = 0.05;
 
 /**
- * The engine and resampler packages are large plain JavaScript (WebAssembly inlined). Loaded
- * through the TypeScript loader they cost each worker about 100 MB more memory, for nothing to
- * transform; loaded first, they are in the module cache when the TypeScript code imports them.
+ * The engine package is large plain JavaScript (WebAssembly inlined). Loaded through the
+ * TypeScript loader it costs each worker tens of MB more memory, for nothing to transform; loaded
+ * first, it is in the module cache when the TypeScript code imports it.
  */
-const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten', '@alexanderolsen/libsamplerate-js'];
+const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten'];
 
 /**
  * Node 20 does not apply `--import` loader hooks to a worker's entry module, so the TypeScript

@@ -53,15 +53,15 @@ export function createStreamEncoder(resampler: Resampler, encoding: StreamEncodi
 /** The encoders of one engine worker thread, reused job after job. */
 export interface StreamEncoderCache {
   /**
-   * The encoder from `inputRate` engine audio to `output`, reset for a new stream. Encoders of
-   * one cache share one resampler module, so one stream at a time: once a new stream has
-   * encoded its first chunk, an older one left unfinished throws if it is used again.
+   * The encoder from `inputRate` engine audio to `output`, reset for a new stream. The cache
+   * keeps one encoder per pair of rate and encoding and resets it here, so a stream left
+   * unfinished loses its state to the next one: one stream at a time, as a worker runs jobs.
    */
   get(inputRate: number, output: OutputEncoding): StreamEncoder;
 }
 
 /**
- * Loads and warms the resampler module (the one costly step, about 60 ms) and returns a cache that
+ * Loads and warms the resampler backend (a few milliseconds) and returns a cache that
  * makes encoders from it: one per (engine rate, output rate, encoding), built on first use.
  * Create one per worker thread, before the worker reports ready.
  */

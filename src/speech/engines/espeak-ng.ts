@@ -74,7 +74,9 @@ class EspeakEngine implements SpeechEngine {
   readonly #worker: ESpeakNGWorker;
   readonly #fs: ESpeakNGModule['FS'];
   readonly #written = new Set<string>();
-  #currentVoice: EspeakVoice | undefined;
+  // The voice set last, by name and rate. Voices reach a worker as structured clones, a new
+  // object per job, so comparing objects would call set_voice (about 1 ms) for every clause.
+  #currentVoice: string | undefined;
 
   constructor(worker: ESpeakNGWorker, fs: ESpeakNGModule['FS']) {
     this.#worker = worker;
@@ -101,15 +103,18 @@ class EspeakEngine implements SpeechEngine {
   }
 
   #select(voice: EspeakVoice): void {
-    if (this.#currentVoice === voice) return;
+    const name = `${voice.language}+ijwi-${voice.variant.id}`;
+    const key = `${name}@${voice.rate}`;
+    if (this.#currentVoice === key) return;
     if (!this.#written.has(voice.variant.id)) {
       this.#fs.writeFile(`${VARIANT_DIR}/ijwi-${voice.variant.id}`, renderVariantFile(voice.variant));
       this.#written.add(voice.variant.id);
     }
-    const status = this.#worker.set_voice(`${voice.language}+ijwi-${voice.variant.id}`);
+    this.#currentVoice = undefined;
+    const status = this.#worker.set_voice(name);
     if (status !== 0) throw new Error(`espeak-ng rejected voice ${voice.language}+${voice.variant.id}`);
     this.#worker.set_rate(voice.rate);
-    this.#currentVoice = voice;
+    this.#currentVoice = key;
   }
 }
 
