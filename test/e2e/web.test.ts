@@ -5,8 +5,9 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { EnginePool } from '../../src/speech/pool.ts';
+import { unusedPort } from '../helpers/ports.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
-import { buildWebTestApp, freePort, type WebFixture } from '../helpers/web-fixture.ts';
+import { buildWebTestApp, type WebFixture } from '../helpers/web-fixture.ts';
 
 // The website in headless Chromium: a person signs up, gets a key, uses it, hears the studio,
 // runs out of free generations, revokes the key; a forged form from elsewhere is refused. One
@@ -93,7 +94,7 @@ describe('the website in a browser', {
 
   before(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
-    const port = await freePort();
+    const port = await unusedPort();
     base = `http://127.0.0.1:${port}`;
     [pool, browser] = await Promise.all([
       startTestPool(),
@@ -104,7 +105,7 @@ describe('the website in a browser', {
     attacker = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' }).end(forgedFormPage(base));
     });
-    attackerPort = await freePort();
+    attackerPort = await unusedPort();
     await new Promise<void>((resolve) => attacker.listen(attackerPort, '127.0.0.1', resolve));
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BillingService } from '../../../src/accounts/billing.ts';
 import { type Database, openDatabase } from '../../../src/store/db/database.ts';
 import { openPostgresDatabase } from '../../../src/store/db/postgres-database.ts';
 import { postgres, storeFactories } from '../../helpers/databases.ts';
+import { unusedPort } from '../../helpers/ports.ts';
 import { TcpProxy } from '../../helpers/tcp-proxy.ts';
 
 // What only PostgreSQL does, or does differently: connection failures, the pool, and the account
@@ -17,18 +17,9 @@ const account = {
   createdAt: '2025-01-01T00:00:00.000Z',
 };
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address !== 'string');
-  return address.port;
-}
-
 describe('openPostgresDatabase without a server', () => {
   it('fails fast, with the error code and no credentials, when the server cannot be reached', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     await assert.rejects(openPostgresDatabase(`postgres://ijwi:s3cret@127.0.0.1:${port}/ijwi`), {
       message: 'cannot reach the PostgreSQL database (ECONNREFUSED)',
     });

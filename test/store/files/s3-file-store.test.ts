@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DEFAULT_FILE_LIFETIME_MS } from '../../../src/store/files/local-file-store.ts';
 import { S3FileStore } from '../../../src/store/files/s3-file-store.ts';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable.ts';
+import { unusedPort } from '../../helpers/ports.ts';
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3Server } from '../../helpers/s3-server.ts';
 
 // What only the S3 store does: keys under its prefix, a shared bucket left alone, and how it
 // reports a missing bucket or an unreachable server. The contract is in file-store.test.ts.
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address !== 'string');
-  return address.port;
-}
 
 describe('S3FileStore', () => {
   let server: S3TestServer;
@@ -49,7 +40,7 @@ describe('S3FileStore', () => {
 
   it('reports an unreachable server as unavailable: a 503 at the edge, not a 500', async () => {
     const client = new S3Client({
-      endpoint: `http://127.0.0.1:${await closedPort()}`,
+      endpoint: `http://127.0.0.1:${await unusedPort()}`,
       region: 'us-east-1',
       forcePathStyle: true,
       credentials: S3_TEST_CREDENTIALS,
