@@ -121,6 +121,7 @@ export function printReport(report: BenchReport): void {
       'p95',
       'p99',
       'TTFB/engine p50',
+      'engine RTF',
     ],
     http.sequential.map((s) => {
       const e = engine.sequential.find((x) => x.language === s.language);
@@ -131,6 +132,8 @@ export function printReport(report: BenchReport): void {
         ...pct(s.serverTtfa),
         ...(e ? pct(e.firstAudio) : ['-', '-', '-']),
         ratio(s.ttfb.p50, e?.firstAudio.p50),
+        // Real-time factor: seconds of synthesis per second of audio, one turn at a time.
+        e ? (1 / e.speed).toFixed(4) : '-',
       ];
     }),
   );

@@ -71,6 +71,26 @@ const schema = z
       .default(() => availableParallelism()),
     CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // The reverse proxies whose X-Forwarded-For (client address) the service believes, as
+    // comma-separated addresses or CIDR ranges. Unset: nobody's; the address is the socket's.
+    TRUST_PROXY: z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      )
+      .pipe(
+        z
+          .array(
+            z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+              error: 'must be comma-separated IP addresses or CIDR ranges of your proxies',
+            }),
+          )
+          .min(1, 'must name at least one proxy address'),
+      )
+      .optional(),
   })
   .superRefine((env, context) => {
     // An S3 setting without a bucket is a half-done configuration: say so rather than quietly
@@ -106,6 +126,8 @@ export type Config = Readonly<{
   /** The token rule: 1 token per started `charsPerToken` characters. */
   charsPerToken: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** Proxies whose X-Forwarded-For is believed; empty: the client address is the socket's. */
+  trustedProxies: readonly string[];
 }>;
 
 /** Raised with every bad variable named, so an operator fixes them all in one go. */
@@ -151,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: data.POOL_SIZE,
     charsPerToken: data.CHARS_PER_TOKEN,
     logLevel: data.LOG_LEVEL,
+    trustedProxies: Object.freeze(data.TRUST_PROXY ?? []),
   });
 }

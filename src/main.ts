@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     },
     limits: API_LIMITS,
     files,
+    trustedProxies: config.trustedProxies,
     tts: {
       pool: () => pool,
       accounts,

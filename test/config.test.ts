@@ -4,6 +4,18 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 describe('loadConfig', () => {
+  it('believes no proxy unless TRUST_PROXY names them by address or range', () => {
+    assert.deepEqual(loadConfig({}).trustedProxies, []);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.16.0.0/12,::1' }).trustedProxies, [
+      '10.0.0.5',
+      '172.16.0.0/12',
+      '::1',
+    ]);
+    for (const bad of ['', 'true', 'proxy.example', '10.0.0.0/33']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: bad }), /TRUST_PROXY/, bad);
+    }
+  });
+
   it('defaults the pool to one worker per core', () => {
     const config = loadConfig({});
     assert.equal(config.poolSize, availableParallelism());

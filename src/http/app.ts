@@ -47,6 +47,11 @@ export interface AppDeps {
   >;
   /** The website's services (sign-up, sessions, keys, usage); with `tts`, they add the web pages. */
   readonly web?: WebServices;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For gives the client address,
+   * e.g. for the per-address sign-in throttle. Empty or absent: the socket's address.
+   */
+  readonly trustedProxies?: readonly string[];
   /** pino options, or false for no logging (tests). */
   readonly logger: false | { readonly level: string };
 }
@@ -114,6 +119,7 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger,
+    trustProxy: deps.trustedProxies?.length ? [...deps.trustedProxies] : false,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -20,6 +20,8 @@ export interface WebFixtureOptions {
   /** Defaults to `http://127.0.0.1`; an https URL turns on Secure `__Host-` cookies. */
   readonly publicBaseUrl?: string;
   readonly rateLimit?: RateLimitStore;
+  /** Proxies whose X-Forwarded-For is believed, as `TRUST_PROXY` sets them. */
+  readonly trustedProxies?: readonly string[];
 }
 
 /** The whole app, API and website, wired as `main.ts` wires it, over an in-memory database. */
@@ -47,6 +49,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
   const users = new UserService({ users: userRepository });
   const app = await buildTestApp({
     files,
+    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     tts: {
       pool: options.pool,
       accounts,

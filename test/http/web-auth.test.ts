@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
 
 const ORIGIN = 'http://127.0.0.1';
@@ -247,6 +248,42 @@ describe('sign-up, sign-in and sign-out', () => {
         assert.equal(statuses[20], 429);
       } finally {
         await local.close();
+      }
+    });
+
+    // Behind a reverse proxy every visitor's socket address is the proxy's: the address the
+    // throttle counts must then come from X-Forwarded-For, but only from a proxy that was named.
+    it('counts visitors behind a trusted proxy by their forwarded address, and ignores the header otherwise', async () => {
+      const PROXY = '192.0.2.1';
+      const attempts = async (app: FastifyInstance, forwardedFor: (i: number) => string) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 21; i++) {
+          const browser = new TestBrowser(app, ORIGIN, PROXY);
+          const _csrf = await browser.formToken('/signin');
+          const response = await browser.post(
+            '/signin',
+            { _csrf, email: newEmail(), password: PASSWORD },
+            { 'x-forwarded-for': forwardedFor(i) },
+          );
+          statuses.push(response.statusCode);
+        }
+        return statuses;
+      };
+      const proxied = await buildWebTestApp({
+        pool: () => undefined,
+        publicBaseUrl: ORIGIN,
+        trustedProxies: [PROXY],
+      });
+      const direct = await buildWebTestApp({ pool: () => undefined, publicBaseUrl: ORIGIN });
+      try {
+        const manyVisitors = (i: number) => `198.51.100.${i + 1}`;
+        assert.deepEqual(await attempts(proxied.app, manyVisitors), Array(21).fill(401));
+        assert.equal((await attempts(proxied.app, () => '203.0.113.9'))[20], 429, 'one visitor, 21 tries');
+        // Not a named proxy: the header could be anyone's invention, so the socket address counts.
+        assert.equal((await attempts(direct.app, manyVisitors))[20], 429);
+      } finally {
+        await proxied.close();
+        await direct.close();
       }
     });
 
