@@ -9,6 +9,7 @@ import type { EnginePool } from '../speech/pool.ts';
 import type { SynthesisEvent } from '../speech/synthesize.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from './errors.ts';
+import { nothingToSay } from './tts-request.ts';
 
 // What every route that speaks shares, whoever its caller is (an API key, a studio session):
 // readiness, the rolling rate limit and its headers, the 402 body, billing headers, stopping on
@@ -83,8 +84,6 @@ export function refusalError(refusal: BillingRefusal, accountGone: () => ApiErro
 }
 
 /** Input made only of punctuation or symbols: no audio came out. */
-export const nothingToSay = () =>
-  new ApiError('input_required', 'input has nothing to speak: no letters or numbers', { param: 'input' });
 
 /** The billing outcome as the stream headers carry it. */
 export function billingHeaders(billing: BillingOutcome): Record<string, string> {

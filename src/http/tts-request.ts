@@ -43,6 +43,13 @@ function asObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The same test clause splitting applies: a text without a letter or a digit gives no audio. */
+export const SPEAKABLE = /[\p{L}\p{N}]/u;
+
+/** The 400 for a text that gives no audio, found before any billing look-up or synthesis. */
+export const nothingToSay = () =>
+  new ApiError('input_required', 'input has nothing to speak: no letters or numbers', { param: 'input' });
+
 function parseInput(value: unknown, maxChars: number): { input: string; characters: number } {
   if (value === undefined || value === null)
     throw new ApiError('input_required', 'give the text to speak in "input"', { param: 'input' });
@@ -56,6 +63,7 @@ function parseInput(value: unknown, maxChars: number): { input: string; characte
       param: 'input',
     });
   }
+  if (!SPEAKABLE.test(input)) throw nothingToSay();
   return { input, characters };
 }
 

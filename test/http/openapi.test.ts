@@ -408,8 +408,10 @@ describe('GET /api/v1/openapi.json', () => {
           { input: 'a'.repeat(max) },
           { input: 'a'.repeat(max + 1) },
           // Characters are code points: an emoji is one.
-          { input: '🙏'.repeat(max) },
-          { input: '🙏'.repeat(max + 1) },
+          { input: `a${'🙏'.repeat(max - 1)}` },
+          { input: `a${'🙏'.repeat(max)}` },
+          // Nothing to speak: no letter or digit.
+          { input: '🙏!?' },
           {},
           { input: '' },
           { input: '  \n\t ' },

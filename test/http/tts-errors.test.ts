@@ -171,6 +171,24 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
       }
     });
 
+    it('400, not 402, for a text with nothing to speak from an account with nothing left', async () => {
+      const paying = await fixture.newPayingAccount({ keys: 2 });
+      const next = rotate(paying.keys);
+      for (const url of ENDPOINTS) {
+        expectError(
+          await post(url, withKey(next()), { input: '?!', language: 'en' }),
+          400,
+          'input_required',
+          'input',
+        );
+        expectError(
+          await post(url, withKey(next()), { input: 'Hello.', language: 'en' }),
+          402,
+          'insufficient_tokens',
+        );
+      }
+    });
+
     it('400 input_too_long past 10,000 characters (file) and 4,000 (stream), counting code points', async () => {
       const { next } = await account();
       const cases = [

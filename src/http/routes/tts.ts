@@ -20,12 +20,11 @@ import {
   type BillingRefusal,
   billingHeaders,
   countRequest,
-  nothingToSay,
   readyPool,
   refusalError,
   streamSpeech,
 } from '../speech-reply.ts';
-import { parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
+import { nothingToSay, parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
 
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;

@@ -9,7 +9,7 @@ import {
 } from '../../speech/audio/formats.ts';
 import { languages, voices } from '../../speech/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
-import { type CloningField, DEFAULT_LANGUAGE, speakerIdRange } from '../tts-request.ts';
+import { type CloningField, DEFAULT_LANGUAGE, SPEAKABLE, speakerIdRange } from '../tts-request.ts';
 import { errorResponse, insufficientTokensResponse, invalidApiKeyResponse } from './errors.ts';
 import {
   binaryResponse,
@@ -48,11 +48,11 @@ function inputField(maxChars: number): ZodType {
     .string()
     .min(1)
     .max(maxChars)
-    .regex(/\S/)
+    .regex(SPEAKABLE)
     .meta({
       description:
         `The text to speak: at most ${maxChars} characters, counted as Unicode code points after ` +
-        'surrounding whitespace is trimmed, and at least one that is not whitespace.',
+        'surrounding whitespace is trimmed, with at least one letter or digit.',
       examples: ['Muraho! Murakaza neza.'],
     });
 }
