@@ -17,6 +17,28 @@ export interface SqliteDatabaseOptions {
 }
 
 /**
+ * Switches a connection to WAL. The switch needs the file to itself, and SQLite may answer BUSY
+ * at once, without waiting out the busy timeout, when several processes open a new file at the
+ * same moment: so it is retried, a few milliseconds apart, for as long as that timeout.
+ */
+async function enableWal(
+  sqlite: BetterSqlite3.Database,
+  timeoutMs: number,
+  busy: (error: unknown) => boolean,
+): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!busy(error) || Date.now() >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+}
+
+/**
  * Opens (creating when missing) the embedded SQLite database at `path`, with its parent folder,
  * and applies every pending migration before resolving. Settings: WAL journal (readers never
  * block the writer), a busy timeout (a second process waits for the write lock instead of failing
@@ -28,17 +50,18 @@ export async function openSqliteDatabase(
   options: SqliteDatabaseOptions = {},
 ): Promise<Database> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BetterSqlite3(path);
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
+  const sqlite = new BetterSqlite3(path, { timeout: busyTimeoutMs });
+  // A write lock held by another process past the busy timeout is "try again", not a bug.
+  const busy = (error: unknown) => errorCode(error)?.startsWith('SQLITE_BUSY') === true;
   try {
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    await enableWal(sqlite, busyTimeoutMs, busy);
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
     throw error;
   }
-  // A write lock held by another process past the busy timeout is "try again", not a bug.
-  const busy = (error: unknown) => errorCode(error)?.startsWith('SQLITE_BUSY') === true;
   const kysely = new Kysely<Schema>({
     dialect: reportingUnavailable(new ImmediateSqliteDialect({ database: sqlite }), busy),
   });
