@@ -37,7 +37,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     quick,
     sequentialPasses: 3,
     burstRepeats: 3,
-    sustainedRates: [20, 40, 55, 70, 85, 100, 115, 130, 150],
+    sustainedRates: [20, 40, 70, 100, 130, 160, 190, 220, 250, 280],
     sustainedSeconds: 12,
     sustainedStopAfterFailures: 2,
     fileRepeats: 3,
