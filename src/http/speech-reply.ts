@@ -1,19 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type {
-  BillingOutcome,
-  CommitChargeResult,
-  InsufficientTokens,
-  PrecheckResult,
+import {
+  type BillingOutcome,
+  type BillingService,
+  type CommitChargeResult,
+  type InsufficientTokens,
+  type PrecheckResult,
+  tokensFor,
 } from '../accounts/billing.ts';
 import type { EnginePool } from '../speech/pool.ts';
-import type { SynthesisEvent } from '../speech/synthesize.ts';
+import { type AudioTarget, type SynthesisEvent, synthesize } from '../speech/synthesize.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from './errors.ts';
-import { nothingToSay } from './tts-request.ts';
+import { nothingToSay, type TtsRequest } from './tts-request.ts';
 
 // What every route that speaks shares, whoever its caller is (an API key, a studio session):
 // readiness, the rolling rate limit and its headers, the 402 body, billing headers, stopping on
-// disconnect, and sending audio as a chunked stream.
+// disconnect, and sending audio as a chunked stream, billed at its first audio.
+
+/**
+ * A stream decides free use before synthesis, from this estimate: 0.12 s per character is slower
+ * than any of the voices reads (they take 0.06-0.09 s), so the estimate errs towards "long", and
+ * a free generation is never given to audio of 120 s or more.
+ */
+export const ESTIMATED_SECONDS_PER_CHARACTER = 0.12;
 
 /** The engine pool, or 503 `not_ready` while it warms up. */
 export function readyPool(pool: () => EnginePool | undefined): EnginePool {
@@ -50,7 +59,7 @@ export async function countRequest(
 }
 
 /** The 402: the balance, the tokens the request needs and the smallest top-up, as fields of the error. */
-export function insufficientTokens(refusal: InsufficientTokens): ApiError {
+function insufficientTokens(refusal: InsufficientTokens): ApiError {
   return new ApiError(
     'insufficient_tokens',
     `this request needs ${refusal.needed} tokens and the balance is ${refusal.balance}; top up at least ${refusal.minimumTopUp} tokens`,
@@ -83,8 +92,6 @@ export function refusalError(refusal: BillingRefusal, accountGone: () => ApiErro
   }
 }
 
-/** Input made only of punctuation or symbols: no audio came out. */
-
 /** The billing outcome as the stream headers carry it. */
 export function billingHeaders(billing: BillingOutcome): Record<string, string> {
   return {
@@ -106,59 +113,97 @@ export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply):
   return controller;
 }
 
-export interface SpeechStream {
-  /** The synthesis, started with `controller.signal`. */
-  readonly events: AsyncGenerator<SynthesisEvent>;
-  readonly controller: AbortController;
-  /**
-   * Called once the first audio is ready and before any byte is sent: commits the charge (throw
-   * an ApiError to refuse) and returns the response headers.
-   */
-  readonly onFirstAudio: () => Promise<Record<string, string>>;
+/** One billed stream: who pays, what to say, where the audio goes. */
+export interface BilledStream {
+  readonly pool: EnginePool;
+  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge'>;
+  readonly charsPerToken: number;
+  readonly accountId: string;
+  readonly tts: TtsRequest;
+  readonly target: AudioTarget;
+  /** The signed-in studio (Kinyarwanda free there), not the API. */
+  readonly studio: boolean;
+  /** The error for an account that vanished between authentication and billing. */
+  readonly accountGone: () => ApiError;
+  /** The headers that describe the audio, given when its first part was ready. */
+  readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
 }
 
 /**
- * Sends synthesis as a chunked 200 whose headers leave with the first audio. An error before
- * then (nothing to say, a refused charge) is a normal JSON error; a failure after audio began
- * cuts the connection without a clean end of the body, so the client can tell the audio is
- * incomplete. A slow reader pauses synthesis instead of filling memory.
+ * Refuses early what billing would surely refuse, synthesises, commits the charge when the first
+ * audio is ready and before any byte leaves (a client gone before that pays nothing, and no audio
+ * is ever sent uncharged), then streams the audio with the billing outcome in its headers.
  */
-export async function streamSpeech(
+export async function streamBilledSpeech(
   request: FastifyRequest,
   reply: FastifyReply,
-  stream: SpeechStream,
+  stream: BilledStream,
 ): Promise<void> {
-  const { events, controller } = stream;
+  const { tts, studio } = stream;
+  const seconds = tts.characters * ESTIMATED_SECONDS_PER_CHARACTER;
+  const tokens = tokensFor(tts.input, stream.charsPerToken);
+  const language = tts.voice.language;
+  const precheck = await stream.billing.precheck(stream.accountId, tokens, seconds, { studio, language });
+  if (!precheck.ok) throw refusalError(precheck, stream.accountGone);
+  const controller = abortOnDisconnect(request, reply);
+  const events = synthesize(stream.pool, {
+    text: tts.input,
+    voice: tts.voice,
+    target: stream.target,
+    signal: controller.signal,
+  });
   try {
     const first = await events.next();
     if (first.done || first.value.type !== 'audio') throw nothingToSay();
-    const headers = await stream.onFirstAudio();
+    const firstAudioAt = performance.now();
+    const charge = await stream.billing.commitCharge(stream.accountId, {
+      tokens,
+      seconds,
+      characters: tts.characters,
+      language,
+      requestId: request.id,
+      studio,
+    });
+    if (!charge.ok) throw refusalError(charge, stream.accountGone);
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...headers });
-    const write = async (bytes: Uint8Array) => {
-      if (raw.write(bytes)) return;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          raw.off('drain', done);
-          raw.off('close', done);
-          resolve();
-        };
-        raw.once('drain', done);
-        raw.once('close', done);
-      });
-    };
-    try {
-      await write(first.value.bytes);
-      for await (const event of events) {
-        if (event.type === 'audio') await write(event.bytes);
-      }
-      raw.end();
-    } catch (error) {
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      ...stream.audioHeaders(firstAudioAt),
+      'Cache-Control': 'no-store',
+      ...billingHeaders(charge.billing),
+    });
+    await sendAudio(raw, first.value.bytes, events).catch((error: unknown) => {
+      // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       if (!controller.signal.aborted) request.log.error({ err: error }, 'stream failed after audio began');
       raw.destroy();
-    }
+    });
   } finally {
     await events.return(undefined);
   }
+}
+
+/** Writes the audio as it comes; a slow reader pauses synthesis instead of filling memory. */
+async function sendAudio(
+  raw: FastifyReply['raw'],
+  first: Uint8Array,
+  events: AsyncGenerator<SynthesisEvent>,
+): Promise<void> {
+  const write = async (bytes: Uint8Array) => {
+    if (raw.write(bytes)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        raw.off('drain', done);
+        raw.off('close', done);
+        resolve();
+      };
+      raw.once('drain', done);
+      raw.once('close', done);
+    });
+  };
+  await write(first);
+  for await (const event of events) {
+    if (event.type === 'audio') await write(event.bytes);
+  }
+  raw.end();
 }

@@ -1,3 +1,4 @@
+import { codePointCount } from '../accounts/billing.ts';
 import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
@@ -56,7 +57,7 @@ function parseInput(value: unknown, maxChars: number): { input: string; characte
   if (typeof value !== 'string')
     throw new ApiError('invalid_request', '"input" must be a string', { param: 'input' });
   const input = value.trim();
-  const characters = [...input].length;
+  const characters = codePointCount(input);
   if (characters === 0) throw new ApiError('input_required', '"input" is empty', { param: 'input' });
   if (characters > maxChars) {
     throw new ApiError('input_too_long', `input has ${characters} characters; the limit is ${maxChars}`, {

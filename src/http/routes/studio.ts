@@ -1,22 +1,17 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { tokensFor } from '../../accounts/billing.ts';
 import type { ActiveSession } from '../../accounts/sessions.ts';
-import { synthesize } from '../../speech/synthesize.ts';
 import { studioPage } from '../../web/pages/studio.ts';
 import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
 import {
-  abortOnDisconnect,
-  billingHeaders,
   countRequest,
+  ESTIMATED_SECONDS_PER_CHARACTER,
   readyPool,
-  refusalError,
-  streamSpeech,
+  streamBilledSpeech,
 } from '../speech-reply.ts';
 import { parseTtsRequest } from '../tts-request.ts';
 import type { WebContext } from '../web.ts';
 import { sessionOrSignIn } from '../web-session.ts';
-import { ESTIMATED_SECONDS_PER_CHARACTER } from './tts.ts';
 
 const notSignedIn = () =>
   new ApiError('not_signed_in', 'sign in to use the studio; your session may have ended');
@@ -62,43 +57,21 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       per: 'account',
     });
     const tts = parseTtsRequest(request.body, context.studioMaxChars);
-    const pool = readyPool(context.pool);
     // Billed like the streaming API: free use is decided before synthesis, on the same estimate.
-    const estimatedSeconds = tts.characters * ESTIMATED_SECONDS_PER_CHARACTER;
-    const tokens = tokensFor(tts.input, context.charsPerToken);
-    const precheck = await context.billing.precheck(accountId, tokens, estimatedSeconds, {
-      studio: true,
-      language: tts.voice.language,
-    });
-    if (!precheck.ok) throw refusalError(precheck, notSignedIn);
-    const controller = abortOnDisconnect(request, reply);
-    const events = synthesize(pool, {
-      text: tts.input,
-      voice: tts.voice,
+    await streamBilledSpeech(request, reply, {
+      pool: readyPool(context.pool),
+      billing: context.billing,
+      charsPerToken: context.charsPerToken,
+      accountId,
+      tts,
       target: { kind: 'native' },
-      signal: controller.signal,
-    });
-    await streamSpeech(request, reply, {
-      events,
-      controller,
-      onFirstAudio: async () => {
-        const charge = await context.billing.commitCharge(accountId, {
-          tokens,
-          seconds: estimatedSeconds,
-          characters: tts.characters,
-          language: tts.voice.language,
-          requestId: request.id,
-          studio: true,
-        });
-        if (!charge.ok) throw refusalError(charge, notSignedIn);
-        return {
-          'Content-Type': 'audio/l16',
-          'X-Voice-Sample-Rate': String(tts.voice.sampleRate),
-          'X-Voice-Encoding': 'pcm_s16le',
-          'Cache-Control': 'no-store',
-          ...billingHeaders(charge.billing),
-        };
-      },
+      studio: true,
+      accountGone: notSignedIn,
+      audioHeaders: () => ({
+        'Content-Type': 'audio/l16',
+        'X-Voice-Sample-Rate': String(tts.voice.sampleRate),
+        'X-Voice-Encoding': 'pcm_s16le',
+      }),
     });
   });
 };

@@ -17,12 +17,10 @@ import {
 } from '../schemas/tts.ts';
 import {
   abortOnDisconnect,
-  type BillingRefusal,
-  billingHeaders,
   countRequest,
   readyPool,
   refusalError,
-  streamSpeech,
+  streamBilledSpeech,
 } from '../speech-reply.ts';
 import { nothingToSay, parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
 
@@ -46,23 +44,11 @@ export interface TtsOptions {
   readonly requestsPerMinute: number;
 }
 
-/**
- * The stream endpoint decides free use before synthesis, from this estimate: 0.12 s per
- * character is slower than any of the voices reads (they take 0.06-0.09 s), so the estimate
- * errs towards "long", and a free generation is never given to audio of 120 s or more.
- */
-export const ESTIMATED_SECONDS_PER_CHARACTER = 0.12;
-
-/** A refused precheck or charge as the error the client gets. */
-const refused = (refusal: BillingRefusal): ApiError =>
-  refusalError(
-    refusal,
-    // The key was valid a moment ago: its account has since been removed.
-    () =>
-      new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      }),
-  );
+// The key was valid a moment ago: its account has since been removed.
+const accountGone = () =>
+  new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
 
 /** POST /api/v1/tts.php and POST /api/v1/tts-stream.php. */
 export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) => {
@@ -87,7 +73,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const outcome = await options.billing.precheck(accountId, tokens, seconds, {
       language: tts.voice.language,
     });
-    if (!outcome.ok) throw refused(outcome);
+    if (!outcome.ok) throw refusalError(outcome, accountGone);
     return tokens;
   };
 
@@ -148,7 +134,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       });
     if (!charge.ok) {
       await options.files.delete(id);
-      throw refused(charge);
+      throw refusalError(charge, accountGone);
     }
     return reply.send({
       output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
@@ -162,41 +148,21 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const tts = parseStreamTtsRequest(request.body, options.streamMaxChars);
-    const pool = readyPool(options.pool);
-    const estimatedSeconds = tts.characters * ESTIMATED_SECONDS_PER_CHARACTER;
-    const tokens = await precheck(accountId, tts, estimatedSeconds);
-    const controller = abortOnDisconnect(request, reply);
-    const events = synthesize(pool, {
-      text: tts.input,
-      voice: tts.voice,
+    await streamBilledSpeech(request, reply, {
+      pool: readyPool(options.pool),
+      billing: options.billing,
+      charsPerToken: options.charsPerToken,
+      accountId,
+      tts,
       target: { kind: 'stream', format: tts.format },
-      signal: controller.signal,
-    });
-    await streamSpeech(request, reply, {
-      events,
-      controller,
-      onFirstAudio: async () => {
-        const ttfaMs = Math.round(performance.now() - request.arrivedAt);
-        // The charge is committed when the first audio is ready and before any byte leaves:
-        // a client gone before that pays nothing, and no audio is ever sent uncharged.
-        const charge = await options.billing.commitCharge(accountId, {
-          tokens,
-          seconds: estimatedSeconds,
-          characters: tts.characters,
-          language: tts.voice.language,
-          requestId: request.id,
-          studio: false,
-        });
-        if (!charge.ok) throw refused(charge);
-        return {
-          'Content-Type': tts.format.contentType,
-          'X-Voice-Sample-Rate': String(tts.format.sampleRate),
-          'X-Voice-Encoding': tts.format.encoding,
-          'X-Voice-Ttfa-Ms': String(ttfaMs),
-          'Cache-Control': 'no-store',
-          ...billingHeaders(charge.billing),
-        };
-      },
+      studio: false,
+      accountGone,
+      audioHeaders: (firstAudioAt) => ({
+        'Content-Type': tts.format.contentType,
+        'X-Voice-Sample-Rate': String(tts.format.sampleRate),
+        'X-Voice-Encoding': tts.format.encoding,
+        'X-Voice-Ttfa-Ms': String(Math.round(firstAudioAt - request.arrivedAt)),
+      }),
     });
   });
 };
