@@ -1,6 +1,6 @@
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import type { EnginePool } from '../src/speech/pool.ts';
-import { type AudioTarget, synthesize } from '../src/speech/synthesize.ts';
+import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { findVoice } from '../src/speech/voices.ts';
 import { median } from './results.ts';
@@ -29,7 +29,7 @@ async function speak(pool: EnginePool, turn: Turn, target: AudioTarget = stream)
   const start = performance.now();
   let firstMs = Number.NaN;
   let audioSeconds = 0;
-  for await (const event of synthesize(pool, { text: turn.text, voice, target })) {
+  for await (const event of synthesize(pool, { ...plainSpeech(turn.text, voice.language), voice, target })) {
     if (event.type === 'audio' && Number.isNaN(firstMs)) firstMs = performance.now() - start;
     if (event.type === 'end') audioSeconds = event.seconds;
   }

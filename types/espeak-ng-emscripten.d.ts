@@ -28,7 +28,16 @@ declare module '@echogarden/espeak-ng-emscripten' {
     set_range(range: number): void;
     set_volume(volume: number): void;
     /** Blocks until done; the callback returning true aborts synthesis. */
+    /** Reads SSML and `[[...]]` phoneme input (espeak-ng's flags SSML | PHONEMES). */
     synthesize(text: string, onChunk: (samples: Int16Array, events: ESpeakEvent[]) => boolean): void;
+    /**
+     * Reads plain text only: no SSML, no phoneme brackets (espeak-ng's flags 0); returns the IPA
+     * trace of what it spoke.
+     */
+    synthesize_and_get_phonemes(
+      text: string,
+      onChunk: (samples: Int16Array, events: ESpeakEvent[]) => boolean,
+    ): string;
     synthesize_ipa(text: string): { code: number; ipa: string };
     list_voices(): { name: string; identifier: string; languages: { priority: number; name: string }[] }[];
   }

@@ -79,6 +79,18 @@ export type TopUpResult =
   | { readonly ok: false; readonly code: 'invalid_tokens'; readonly message: string }
   | AccountNotFound;
 
+export type RefundResult =
+  | {
+      readonly ok: true;
+      /** The refund entry: written by this call, or by an earlier one (`alreadyRefunded`). */
+      readonly entry: LedgerEntry;
+      readonly alreadyRefunded: boolean;
+      readonly balance: number;
+      readonly freeUsesRemaining: number;
+    }
+  | { readonly ok: false; readonly code: 'not_charged' }
+  | AccountNotFound;
+
 export type BalanceResult =
   | { readonly ok: true; readonly balance: number; readonly freeUsesRemaining: number }
   | AccountNotFound;
@@ -88,23 +100,16 @@ export type LedgerListResult =
   | AccountNotFound;
 
 /**
- * Tokens for a text: 1 per started `charsPerToken` Unicode code points of the trimmed input, at
- * least 1 (so 1-100 code points cost 1 token, 101 cost 2). Code points, not UTF-16 units: an emoji
- * outside the Basic Multilingual Plane counts once. Throws a RangeError for a `charsPerToken` that
- * is not a positive integer: that is a configuration bug, not a request failure.
+ * Tokens for a request that speaks `characters` characters (Unicode code points of the trimmed
+ * input for plain text, of the spoken text for SSML): 1 per started `charsPerToken`, at least 1
+ * (so 1-100 cost 1 token, 101 cost 2). Throws a RangeError for a `charsPerToken` that is not a
+ * positive integer: that is a configuration bug, not a request failure.
  */
-export function tokensFor(input: string, charsPerToken: number = DEFAULT_CHARS_PER_TOKEN): number {
+export function tokensFor(characters: number, charsPerToken: number = DEFAULT_CHARS_PER_TOKEN): number {
   if (!Number.isSafeInteger(charsPerToken) || charsPerToken < 1) {
     throw new RangeError(`charsPerToken must be a positive integer, got ${charsPerToken}`);
   }
-  return Math.max(1, Math.ceil(codePointCount(input.trim()) / charsPerToken));
-}
-
-/** Unicode code points in a string (what the contract calls characters). */
-export function codePointCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
+  return Math.max(1, Math.ceil(characters / charsPerToken));
 }
 
 type Decision = 'studio_free' | 'free_use' | 'tokens' | 'insufficient';
@@ -256,6 +261,57 @@ export class BillingService {
         };
       },
     );
+    return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
+  }
+
+  /**
+   * Reverses the charge of request `requestId` on this account with one ledger entry, under the
+   * same account lock as charges: `refund` gives its tokens back, `free_use_refund` its free
+   * generation. Idempotent: once refunded, a call writes nothing and returns the existing refund
+   * (`alreadyRefunded: true`). `not_charged` when the account holds no charge for that request
+   * (studio Kinyarwanda writes none). For a stream whose client left before its first audio byte.
+   */
+  async refundCharge(accountId: string, requestId: string): Promise<RefundResult> {
+    if (requestId.length === 0) throw new RangeError('requestId must not be empty');
+    const locked = await this.#ledger.withAccountLock(accountId, async (ledger): Promise<RefundResult> => {
+      const entries = await ledger.requestEntries(requestId);
+      const charged = entries.find((e) => e.kind === 'charge' || e.kind === 'free_use');
+      if (charged === undefined) return { ok: false, code: 'not_charged' };
+      const before = await ledger.summary();
+      const earlier = entries.find((e) => e.kind === 'refund' || e.kind === 'free_use_refund');
+      if (earlier !== undefined) {
+        return {
+          ok: true,
+          entry: earlier,
+          alreadyRefunded: true,
+          balance: before.balance,
+          freeUsesRemaining: freeUsesRemaining(before),
+        };
+      }
+      const free = charged.kind === 'free_use';
+      const entry = await ledger.append({
+        id: newId('led'),
+        kind: free ? 'free_use_refund' : 'refund',
+        tokens: free ? 0 : -charged.tokens,
+        // What was spoken stays on the charge; the refund only gives back.
+        characters: null,
+        language: null,
+        seconds: null,
+        requestId,
+        createdAt: this.#now().toISOString(),
+      });
+      const after: LedgerSummary = {
+        balance: before.balance + entry.tokens,
+        freeUses: before.freeUses - (free ? 1 : 0),
+      };
+      return {
+        ok: true,
+        entry,
+        alreadyRefunded: false,
+        balance: after.balance,
+        freeUsesRemaining: freeUsesRemaining(after),
+      };
+    });
     return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
   }
 

@@ -22,9 +22,16 @@ export interface ApiKeyRecord {
   readonly revokedAt: string | null;
 }
 
-export type LedgerKind = 'top_up' | 'charge' | 'free_use';
+/**
+ * What a ledger entry records. A refund reverses one request's charge: `refund` gives its tokens
+ * back, `free_use_refund` gives its free generation back. It carries the charged request's id.
+ */
+export type LedgerKind = 'top_up' | 'charge' | 'free_use' | 'refund' | 'free_use_refund';
 
-/** One line of an account's ledger. `tokens` is signed: top-ups add, charges subtract, free uses 0. */
+/**
+ * One line of an account's ledger. `tokens` is signed: top-ups and refunds add, charges subtract,
+ * free uses and their refunds 0.
+ */
 export interface LedgerEntry {
   readonly id: string;
   readonly accountId: string;
@@ -35,6 +42,7 @@ export interface LedgerEntry {
   readonly characters: number | null;
   readonly language: string | null;
   readonly seconds: number | null;
+  /** The request charged, on a charge or free use and on its refund; null on a top-up. */
   readonly requestId: string | null;
   readonly createdAt: string;
 }
@@ -46,6 +54,7 @@ export type NewLedgerEntry = Omit<LedgerEntry, 'accountId' | 'seq'>;
 export interface LedgerSummary {
   /** The sum of `tokens` over every entry: the balance, by definition. */
   readonly balance: number;
+  /** Free generations used: `free_use` entries less `free_use_refund` entries. */
   readonly freeUses: number;
 }
 
@@ -72,7 +81,10 @@ export interface ApiKeyRepository {
 /** Ledger operations valid only while the account is locked (see `LedgerRepository.withAccountLock`). */
 export interface LockedLedger {
   summary(): Promise<LedgerSummary>;
+  /** Whether any account's ledger holds an entry for this request (charged, or refunded). */
   hasRequest(requestId: string): Promise<boolean>;
+  /** This account's entries for one request, oldest first: its charge and, if any, its refund. */
+  requestEntries(requestId: string): Promise<LedgerEntry[]>;
   append(entry: NewLedgerEntry): Promise<LedgerEntry>;
 }
 

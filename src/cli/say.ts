@@ -2,11 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
+import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import { readInputText } from '../speech/input-text.ts';
 import { EnginePool } from '../speech/pool.ts';
-import { type AudioTarget, synthesize } from '../speech/synthesize.ts';
+import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
 import { frontEndFor } from '../speech/text/front-end.ts';
 import { findVoice, type Voice } from '../speech/voices.ts';
+import { codePointCount } from '../unicode.ts';
 
 const usage = `usage: npm run say -- [options] "text to speak"
 
@@ -16,6 +19,8 @@ const usage = `usage: npm run say -- [options] "text to speak"
                    default: the voice's own rate (22050 Hz, 16-bit)
   --out, -o        file to write: a WAV file, or raw audio with --raw
   --raw            write the bare audio bytes, as the streaming API sends them
+  --ssml           read the text as an SSML <speak> document, as the API's
+                   "text_type": "ssml" does
   --show           normalized: print the text as it will be spoken
                    phonemes: print the phonemes of each chunk
                    (both without synthesising)`;
@@ -35,6 +40,7 @@ function parseCommandLine(argv: string[]) {
       format: { type: 'string', short: 'f' },
       out: { type: 'string', short: 'o' },
       raw: { type: 'boolean', default: false },
+      ssml: { type: 'boolean', default: false },
       show: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -56,7 +62,15 @@ function parseCommandLine(argv: string[]) {
   }
   if (values.show === undefined && !values.out) throw new UsageError('give --out FILE');
   if (values.raw && !format) throw new UsageError('--raw needs --format');
-  return { text, voice, format, out: values.out, raw: values.raw, show: values.show };
+  // The same gate as the API: control characters refused, SSML parsed by Ijwi, never the engine.
+  const textType = values.ssml ? 'ssml' : 'text';
+  const read = readInputText(text, textType, voice.language);
+  if (!read.ok) throw new UsageError(read.message);
+  const speech = {
+    document: read.document,
+    maxSeconds: audioBoundSeconds(voice.language, codePointCount(text), textType),
+  };
+  return { text, speech, voice, format, out: values.out, raw: values.raw, show: values.show };
 }
 
 async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice): Promise<void> {
@@ -74,7 +88,7 @@ async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice)
   const pool = await EnginePool.start({ size: 1, warmUp: noWarmUp });
   try {
     for (const clause of splitClauses(normalized)) {
-      process.stdout.write(`${await pool.phonemes(frontEnd.engineInput(clause), voice.engineVoice)}\n`);
+      process.stdout.write(`${await pool.phonemes(clause, voice.engineVoice)}\n`);
     }
   } finally {
     await pool.close();
@@ -82,7 +96,7 @@ async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice)
 }
 
 async function speak(
-  text: string,
+  speech: Pick<SynthesisRequest, 'document' | 'maxSeconds'>,
   voice: Voice,
   format: StreamFormat | undefined,
   out: string,
@@ -93,7 +107,7 @@ async function speak(
   try {
     const parts: Uint8Array[] = [];
     let summary = '';
-    for await (const event of synthesize(pool, { text, voice, target })) {
+    for await (const event of synthesize(pool, { ...speech, voice, target })) {
       if (event.type === 'audio') parts.push(event.bytes);
       else summary = `${event.seconds.toFixed(2)} s at ${event.sampleRate} Hz, ${event.bytes} bytes of audio`;
     }
@@ -121,7 +135,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.show === 'normalized' || args.show === 'phonemes') await show(args.show, args.text, args.voice);
-  else if (args.out) await speak(args.text, args.voice, args.format, args.out, args.raw);
+  else if (args.out) await speak(args.speech, args.voice, args.format, args.out, args.raw);
 }
 
 await main();

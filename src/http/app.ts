@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -13,6 +14,7 @@ import {
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
@@ -59,7 +61,8 @@ export interface AppDeps {
 /** Body limit: 10,000 characters of input at up to 4 UTF-8 bytes each, plus the JSON around them. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-function requestId(): string {
+/** A fresh request id (`req_` and 16 random base64url characters), for X-Request-Id and error bodies. */
+export function requestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;
 }
 
@@ -92,6 +95,11 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
         'unsupported_media_type',
         'send the body as JSON with Content-Type: application/json',
       );
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('invalid_request', 'the path has invalid percent-encoding; encode % as %25');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // A path segment longer than any name the app gives out: nothing can be there.
+      return new ApiError('not_found', `nothing at ${request.url.split('?')[0] ?? ''}`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'the body is not valid JSON');
@@ -117,6 +125,7 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
  * tests drive it with `inject()` and `main.ts` decides where it listens.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const requestTimeoutMs = 60_000;
   const app = Fastify({
     logger: deps.logger,
     trustProxy: deps.trustedProxies?.length ? [...deps.trustedProxies] : false,
@@ -125,10 +134,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // Guard the edge: a slow or stalled client cannot hold a connection forever.
     connectionTimeout: 60_000,
-    requestTimeout: 60_000,
+    requestTimeout: requestTimeoutMs,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
+    // What Node's parser rejects never reaches the error handler; it gets the same body here.
+    clientErrorHandler: clientErrorHandler({ requestId, maxHeaderBytes: maxHeaderSize, requestTimeoutMs }),
+    // Node would answer a request without Host a bare 400; the onRequest hook answers it instead.
+    http: { requireHostHeader: false },
+    // Errors Fastify meets while routing (bad percent-encoding, an over-long path segment) skip
+    // the onRequest hooks, so the request id header is set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      sendError(requestLineError(request) ?? toApiError(error, request), request, reply);
+    },
   });
+  // Node would answer an Expect other than 100-continue with a bare 417.
+  app.server.on('checkExpectation', expectationFailedHandler(requestId));
   // Fastify parses text/plain by default, which would turn a plain-text body into a 400 about a
   // missing field; the API takes JSON only, so such a body is a 415 like any other non-JSON type.
   app.removeContentTypeParser('text/plain');
@@ -146,6 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     request.arrivedAt = performance.now();
     reply.header('X-Request-Id', request.id);
+    const refused = requestLineError(request);
+    if (refused) throw refused;
   });
 
   app.setErrorHandler((error, request, reply) => sendError(toApiError(error, request), request, reply));

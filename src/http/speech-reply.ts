@@ -7,8 +7,14 @@ import {
   type PrecheckResult,
   tokensFor,
 } from '../accounts/billing.ts';
+import type { LedgerEntry } from '../accounts/repositories.ts';
 import type { EnginePool } from '../speech/pool.ts';
-import { type AudioTarget, type SynthesisEvent, synthesize } from '../speech/synthesize.ts';
+import {
+  AudioBoundExceeded,
+  type AudioTarget,
+  type SynthesisEvent,
+  synthesize,
+} from '../speech/synthesize.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from './errors.ts';
 import { nothingToSay, type TtsRequest } from './tts-request.ts';
@@ -16,13 +22,6 @@ import { nothingToSay, type TtsRequest } from './tts-request.ts';
 // What every route that speaks shares, whoever its caller is (an API key, a studio session):
 // readiness, the rolling rate limit and its headers, the 402 body, billing headers, stopping on
 // disconnect, and sending audio as a chunked stream, billed at its first audio.
-
-/**
- * A stream decides free use before synthesis, from this estimate: 0.12 s per character is slower
- * than any of the voices reads (they take 0.06-0.09 s), so the estimate errs towards "long", and
- * a free generation is never given to audio of 120 s or more.
- */
-export const ESTIMATED_SECONDS_PER_CHARACTER = 0.12;
 
 /** The engine pool, or 503 `not_ready` while it warms up. */
 export function readyPool(pool: () => EnginePool | undefined): EnginePool {
@@ -116,7 +115,7 @@ export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply):
 /** One billed stream: who pays, what to say, where the audio goes. */
 export interface BilledStream {
   readonly pool: EnginePool;
-  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge'>;
+  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge'>;
   readonly charsPerToken: number;
   readonly accountId: string;
   readonly tts: TtsRequest;
@@ -132,7 +131,9 @@ export interface BilledStream {
 /**
  * Refuses early what billing would surely refuse, synthesises, commits the charge when the first
  * audio is ready and before any byte leaves (a client gone before that pays nothing, and no audio
- * is ever sent uncharged), then streams the audio with the billing outcome in its headers.
+ * is ever sent uncharged), then streams the audio with the billing outcome in its headers. The
+ * charge is refunded when the first audio cannot be handed to the client, or when the stream
+ * stops at its audio bound.
  */
 export async function streamBilledSpeech(
   request: FastifyRequest,
@@ -140,16 +141,20 @@ export async function streamBilledSpeech(
   stream: BilledStream,
 ): Promise<void> {
   const { tts, studio } = stream;
-  const seconds = tts.characters * ESTIMATED_SECONDS_PER_CHARACTER;
-  const tokens = tokensFor(tts.input, stream.charsPerToken);
+  // Free use is decided before synthesis, on the most audio the input can produce (its bound,
+  // which synthesis also enforces), so a free generation never delivers 120 s or more.
+  const seconds = tts.maxSeconds;
+  const tokens = tokensFor(tts.document.spokenCharacters, stream.charsPerToken);
   const language = tts.voice.language;
+  // Watched from the start: a client gone during the precheck is never synthesised for or charged.
+  const controller = abortOnDisconnect(request, reply);
   const precheck = await stream.billing.precheck(stream.accountId, tokens, seconds, { studio, language });
   if (!precheck.ok) throw refusalError(precheck, stream.accountGone);
-  const controller = abortOnDisconnect(request, reply);
   const events = synthesize(stream.pool, {
-    text: tts.input,
+    document: tts.document,
     voice: tts.voice,
     target: stream.target,
+    maxSeconds: tts.maxSeconds,
     signal: controller.signal,
   });
   try {
@@ -159,7 +164,7 @@ export async function streamBilledSpeech(
     const charge = await stream.billing.commitCharge(stream.accountId, {
       tokens,
       seconds,
-      characters: tts.characters,
+      characters: tts.document.spokenCharacters,
       language,
       requestId: request.id,
       studio,
@@ -167,28 +172,102 @@ export async function streamBilledSpeech(
     if (!charge.ok) throw refusalError(charge, stream.accountGone);
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      ...stream.audioHeaders(firstAudioAt),
-      'Cache-Control': 'no-store',
-      ...billingHeaders(charge.billing),
-    });
-    await sendAudio(raw, first.value.bytes, events).catch((error: unknown) => {
-      // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
-      if (!controller.signal.aborted) request.log.error({ err: error }, 'stream failed after audio began');
+    // The charge stands only once the head and first audio are handed to the socket: a client
+    // gone by then, or a first write that fails, gets it back (see `handFirstAudio`).
+    let handed = false;
+    if (!clientGone(raw, controller.signal)) {
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        ...stream.audioHeaders(firstAudioAt),
+        'Cache-Control': 'no-store',
+        ...billingHeaders(charge.billing),
+      });
+      handed = await handFirstAudio(raw, first.value.bytes, controller.signal);
+    }
+    if (!handed) {
+      await refundStream(request, stream, charge.entry, 'stream client left before its first audio byte');
       raw.destroy();
+      return;
+    }
+    await sendAudio(raw, events).catch(async (error: unknown) => {
+      // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
+      raw.destroy();
+      if (error instanceof AudioBoundExceeded) {
+        // Stopped at the input's audio bound: the request failed, and fails uncharged.
+        await refundStream(request, stream, charge.entry, 'stream stopped at its audio bound');
+      } else if (!controller.signal.aborted) {
+        request.log.error({ err: error }, 'stream failed after audio began');
+      }
     });
   } finally {
     await events.return(undefined);
   }
 }
 
-/** Writes the audio as it comes; a slow reader pauses synthesis instead of filling memory. */
-async function sendAudio(
-  raw: FastifyReply['raw'],
-  first: Uint8Array,
-  events: AsyncGenerator<SynthesisEvent>,
+/**
+ * Whether the client is known to be gone before anything is written: the connection closed, or
+ * the client's FIN was read (the server then ends its side, so the socket is no longer writable
+ * and a write would be held back, never sent). A FIN not yet read cannot be seen here.
+ */
+function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
+  const socket = raw.socket;
+  return signal.aborted || raw.destroyed || socket === null || socket.destroyed || !socket.writable;
+}
+
+/**
+ * Writes the head and the first audio, and resolves whether they were handed to the socket. What
+ * "the first write failed" can be known as: the write's callback reports an error (the peer
+ * reset the connection, so nothing more reaches it), or the response closes or the client goes
+ * before that callback, which Node calls once the bytes are in the kernel's send buffer. Call it
+ * only when `clientGone` is false: on a closed or ended socket Node drops the write and never
+ * calls back. A callback without error means the bytes were handed over, and the charge stands
+ * even if the client never reads them (its hang-up was still on the way). The first write is the
+ * head and the frames of the engine's first chunk (kilobytes to tens of kilobytes), which a new
+ * connection's send buffer takes whole in practice; were it taken in part and the connection then
+ * failed, the client could have had part of that chunk, and is refunded all the same.
+ */
+function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const gone = () => settle(false);
+    const settle = (handed: boolean) => {
+      raw.off('close', gone);
+      signal.removeEventListener('abort', gone);
+      resolve(handed);
+    };
+    raw.once('close', gone);
+    signal.addEventListener('abort', gone, { once: true });
+    raw.write(bytes, (error) => settle(error === undefined || error === null));
+  });
+}
+
+/**
+ * Gives back the charge of a stream that failed uncharged (its client left before the first
+ * audio was handed over, or it reached its audio bound), and logs `why` (never the text). Studio
+ * Kinyarwanda wrote no entry and has nothing to give back. A refund that cannot be written is
+ * logged as an error with what an operator needs to redo it.
+ */
+async function refundStream(
+  request: FastifyRequest,
+  stream: BilledStream,
+  charged: LedgerEntry | null,
+  why: string,
 ): Promise<void> {
+  if (charged === null) return;
+  const where = { accountId: stream.accountId, charged: charged.kind, tokens: -charged.tokens };
+  try {
+    const refund = await stream.billing.refundCharge(stream.accountId, request.id);
+    if (refund.ok) {
+      request.log.info({ ...where, refund: refund.entry.id }, `${why}: charge refunded`);
+    } else {
+      request.log.error({ ...where, code: refund.code }, 'stream charge could not be refunded');
+    }
+  } catch (error) {
+    request.log.error({ ...where, err: error }, 'stream charge could not be refunded');
+  }
+}
+
+/** Writes the rest of the audio as it comes; a slow reader pauses synthesis instead of filling memory. */
+async function sendAudio(raw: FastifyReply['raw'], events: AsyncGenerator<SynthesisEvent>): Promise<void> {
   const write = async (bytes: Uint8Array) => {
     if (raw.write(bytes)) return;
     await new Promise<void>((resolve) => {
@@ -201,7 +280,6 @@ async function sendAudio(
       raw.once('close', done);
     });
   };
-  await write(first);
   for await (const event of events) {
     if (event.type === 'audio') await write(event.bytes);
   }

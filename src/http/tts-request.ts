@@ -1,16 +1,24 @@
-import { codePointCount } from '../accounts/billing.ts';
 import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
+import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import type { SpeechDocument } from '../speech/document.ts';
+import { readInputText, type TextType, textTypes } from '../speech/input-text.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
+import { codePointCount } from '../unicode.ts';
 import { ApiError } from './errors.ts';
 
 /** A TTS request body after validation. */
 export interface TtsRequest {
   /** The text as sent, trimmed. */
   readonly input: string;
-  /** Its length in Unicode code points, the unit of the limits and of the token rule. */
+  /** Its length in Unicode code points, the unit of the limits and of the audio bound. */
   readonly characters: number;
   readonly voice: Voice;
+  readonly textType: TextType;
+  /** What is spoken; its `spokenCharacters` is the unit of the token rule. */
+  readonly document: SpeechDocument;
+  /** The most audio the input may produce (`audio-bound.ts`): the cap synthesis runs under. */
+  readonly maxSeconds: number;
 }
 
 export interface StreamTtsRequest extends TtsRequest {
@@ -64,8 +72,42 @@ function parseInput(value: unknown, maxChars: number): { input: string; characte
       param: 'input',
     });
   }
-  if (!SPEAKABLE.test(input)) throw nothingToSay();
   return { input, characters };
+}
+
+function parseTextType(value: unknown): TextType {
+  const textType = value === undefined ? 'text' : value;
+  if (typeof textType !== 'string' || !(textTypes as readonly string[]).includes(textType)) {
+    throw new ApiError('invalid_request', `text_type must be one of ${textTypes.join(', ')}`, {
+      param: 'text_type',
+    });
+  }
+  return textType as TextType;
+}
+
+/** The input as a speech document, or the 400 that says what in it is wrong and where. */
+function documentOf(raw: string, textType: TextType, voice: Voice): SpeechDocument {
+  const read = readInputText(raw, textType, voice.language);
+  if (read.ok) {
+    if (read.document.spokenCharacters === 0 || !read.document.segments.some(isSpoken)) throw nothingToSay();
+    return read.document;
+  }
+  if (read.code === 'invalid_input')
+    throw new ApiError('invalid_input', read.message, {
+      param: 'input',
+      details: { position: read.position },
+    });
+  throw new ApiError('invalid_ssml', read.message, {
+    param: 'input',
+    details: { element: read.element, line: read.line, column: read.column },
+  });
+}
+
+/** Whether a segment has anything to say: plain text needs a letter or a digit, as clause splitting does. */
+function isSpoken(segment: SpeechDocument['segments'][number]): boolean {
+  if (segment.kind === 'break') return false;
+  if (segment.kind === 'phonemes') return segment.ipa.trim() !== '';
+  return SPEAKABLE.test(segment.text);
 }
 
 function parseVoice(languageValue: unknown, speakerValue: unknown): Voice {
@@ -105,7 +147,17 @@ export function parseTtsRequest(body: unknown, maxChars: number): TtsRequest {
       },
     );
   }
-  return { ...parseInput(fields.input, maxChars), voice: parseVoice(fields.language, fields.speaker_id) };
+  const { input, characters } = parseInput(fields.input, maxChars);
+  const voice = parseVoice(fields.language, fields.speaker_id);
+  const textType = parseTextType(fields.text_type);
+  return {
+    input,
+    characters,
+    voice,
+    textType,
+    document: documentOf(fields.input as string, textType, voice),
+    maxSeconds: audioBoundSeconds(voice.language, characters, textType),
+  };
 }
 
 /** Validates a `tts-stream.php` body: the same fields plus `format`. */

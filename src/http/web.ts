@@ -23,7 +23,10 @@ export interface WebServices {
   readonly users: Pick<UserService, 'signUp' | 'signIn'>;
   readonly sessions: Pick<SessionService, 'start' | 'resume' | 'end'>;
   readonly accounts: Pick<AccountService, 'getAccount' | 'createKey' | 'listKeys' | 'revokeKey'>;
-  readonly billing: Pick<BillingService, 'balance' | 'listLedger' | 'precheck' | 'commitCharge'>;
+  readonly billing: Pick<
+    BillingService,
+    'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge'
+  >;
 }
 
 export interface WebOptions extends WebServices {

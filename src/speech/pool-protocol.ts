@@ -1,4 +1,4 @@
-import type { EngineVoice } from './engines/engine.ts';
+import type { EngineInput, EngineVoice } from './engines/engine.ts';
 
 /** What a synthesis job asks the worker to deliver: audio at this rate, in this encoding. */
 export interface OutputSpec {
@@ -26,8 +26,10 @@ export type ToWorker =
   | {
       readonly type: 'synthesize';
       readonly jobId: number;
-      readonly input: string;
+      readonly input: EngineInput;
       readonly voice: EngineVoice;
+      /** Speaking rate as a multiple of the voice's own. */
+      readonly rate: number;
       readonly output: OutputSpec;
       /**
        * Bytes an earlier, interrupted run of this job already delivered. The engine cannot
@@ -59,7 +61,7 @@ export type FromWorker =
  * the engine, resamplers and encoders have all run (and been compiled) before the first request.
  */
 export interface WarmUpPlan {
-  readonly samples: readonly { readonly input: string; readonly voice: EngineVoice }[];
+  readonly samples: readonly { readonly input: EngineInput; readonly voice: EngineVoice }[];
   readonly outputs: readonly OutputSpec[];
 }
 

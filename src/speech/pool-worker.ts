@@ -80,7 +80,7 @@ async function speak(
     produced += bytes.byteLength;
     if (produced > message.skip) deliver(from >= message.skip ? bytes : bytes.subarray(message.skip - from));
   };
-  engine.synthesize(message.input, message.voice, {
+  engine.synthesize(message.input, message.voice, message.rate, {
     push: (samples) => take(encoder.encode(samples)),
     cancelled: () => {
       if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
@@ -151,7 +151,8 @@ async function start(): Promise<void> {
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const [i, { input, voice }] of warmUp.samples.entries()) {
       const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
-      if (output) await speak({ type: 'synthesize', jobId: 0, input, voice, output, skip: 0 }, ignore, never);
+      if (output)
+        await speak({ type: 'synthesize', jobId: 0, input, voice, rate: 1, output, skip: 0 }, ignore, never);
     }
   }
   port?.on('message', (message: ToWorker) => {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { EngineVoice } from './engines/engine.ts';
+import type { EngineInput, EngineVoice } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -21,9 +21,11 @@ export interface PoolOptions {
 }
 
 export interface SynthesisJob {
-  /** One clause, in the engine's input language. */
-  readonly input: string;
+  /** One clause, as text or as the engine's phonemes. */
+  readonly input: EngineInput;
   readonly voice: EngineVoice;
+  /** Speaking rate as a multiple of the voice's own; default 1. */
+  readonly rate?: number;
   readonly output: OutputSpec;
   /**
    * When the caller needs the job's first audio, in ms on the `performance.now()` clock. The
@@ -93,6 +95,12 @@ function startWorker(workerData: WorkerData): Worker {
   const plain = PLAIN_JAVASCRIPT.map((name) => `import(${JSON.stringify(import.meta.resolve(name))})`);
   const bootstrap = `Promise.all([${plain.join(', ')}]).then(() => import(${loader})).then((tsx) => { tsx.register(); return import(${entry}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** The measure of a job's work: the characters of its text or phonemes. */
+function inputLength(message: ToWorker): number {
+  if (message.type === 'phonemes') return message.input.length;
+  return message.input.kind === 'text' ? message.input.text.length : message.input.phonemes.length;
 }
 
 /** When a job's listener runs out of the audio it has been given. */
@@ -170,6 +178,7 @@ export class EnginePool {
         jobId: this.#nextId++,
         input: job.input,
         voice: job.voice,
+        rate: job.rate ?? 1,
         output: job.output,
         skip: 0,
       },
@@ -231,7 +240,7 @@ export class EnginePool {
     const job: QueuedJob = {
       id: message.jobId,
       message,
-      characters: message.input.length,
+      characters: inputLength(message),
       ...schedule,
       delivered: 0,
       stream,

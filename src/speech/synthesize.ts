@@ -1,9 +1,13 @@
-import type { StreamFormat } from './audio/formats.ts';
+import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
+import { audioBoundSeconds } from './audio-bound.ts';
+import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
+import type { EngineInput } from './engines/engine.ts';
 import type { EnginePool } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
-import { frontEndFor } from './text/front-end.ts';
+import { type FrontEnd, frontEndFor } from './text/front-end.ts';
+import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
 
 /** The audio a request asks for: a stream format of the API, or the voice's own rate for WAV files. */
@@ -12,10 +16,32 @@ export type AudioTarget =
   | { readonly kind: 'native' };
 
 export interface SynthesisRequest {
-  readonly text: string;
+  readonly document: SpeechDocument;
   readonly voice: Voice;
   readonly target: AudioTarget;
+  /**
+   * The most audio the request may produce, in seconds (see `audio-bound.ts`). Synthesis stops
+   * with `AudioBoundExceeded` before any audio beyond it is yielded.
+   */
+  readonly maxSeconds: number;
   readonly signal?: AbortSignal;
+}
+
+/** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
+export function plainSpeech(
+  text: string,
+  language: LanguageCode,
+): Pick<SynthesisRequest, 'document' | 'maxSeconds'> {
+  const document = plainDocument(text);
+  return { document, maxSeconds: audioBoundSeconds(language, document.spokenCharacters, 'text') };
+}
+
+/** Thrown when a request's audio would pass its bound: the request fails, and is not charged. */
+export class AudioBoundExceeded extends Error {
+  constructor(readonly maxSeconds: number) {
+    super(`the audio would be longer than the ${maxSeconds} s this input may produce`);
+    this.name = 'AudioBoundExceeded';
+  }
 }
 
 /** What the pipeline yields: whole 20 ms frames as they are ready, then one summary. */
@@ -33,6 +59,46 @@ const MIN_SECONDS_PER_CHARACTER = 0.05;
  * queued, so a live stream's next audio goes first unless the file has waited as long.
  */
 const FILE_SLACK_MS = 1000;
+
+/** One step of a request's audio: a clause for the engine, or a pause. */
+type Step =
+  | {
+      readonly kind: 'speak';
+      readonly input: EngineInput;
+      readonly rate: number;
+      readonly characters: number;
+    }
+  | { readonly kind: 'pause'; readonly ms: number };
+
+/** The document as the steps the pipeline runs: clauses in engine input, pauses in ms. */
+function planOf(document: SpeechDocument, frontEnd: FrontEnd): Step[] {
+  const steps: Step[] = [];
+  const speak = (clauses: readonly string[], rate: number) => {
+    for (const clause of clauses) {
+      const input = frontEnd.engineInput(clause);
+      if (input) steps.push({ kind: 'speak', input, rate, characters: clause.length });
+    }
+  };
+  for (const segment of document.segments) {
+    switch (segment.kind) {
+      case 'text':
+        speak(splitClauses(frontEnd.normalize(segment.text)), segment.rate);
+        break;
+      case 'words':
+        speak(splitClauses(segment.text), segment.rate);
+        break;
+      case 'phonemes': {
+        const input = frontEnd.phonemeInput(segment.ipa);
+        if (input) steps.push({ kind: 'speak', input, rate: segment.rate, characters: segment.ipa.length });
+        break;
+      }
+      case 'break':
+        if (segment.ms > 0) steps.push({ kind: 'pause', ms: Math.min(segment.ms, MAX_BREAK_MS) });
+        break;
+    }
+  }
+  return steps;
+}
 
 function outputOf(
   target: AudioTarget,
@@ -55,8 +121,9 @@ function outputOf(
 }
 
 /**
- * The whole pipeline as one call: text -> normalised text -> clauses -> engine (in the pool,
- * resampled and encoded there) -> 20 ms frames. The next clause is already being synthesised
+ * The whole pipeline as one call: speech document -> normalised text -> clauses and pauses ->
+ * engine (in the pool, resampled and encoded there) -> 20 ms frames, never more than the
+ * request's audio bound. The next clause is already being synthesised
  * while the current one is delivered, and no further: a reader that stops pulling stops
  * synthesis, with at most that one clause waiting for it. Each clause goes to the pool with the
  * time its listener will need it (a stream's first clause: now), so a new call's first words
@@ -68,31 +135,42 @@ export async function* synthesize(
   request: SynthesisRequest,
 ): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
-  const frontEnd = frontEndFor(voice.language);
-  const clauses = splitClauses(frontEnd.normalize(request.text));
+  const steps = planOf(request.document, frontEndFor(voice.language));
   const { spec, frameBytes, silence } = outputOf(request.target, voice);
   const framer = new Framer(frameBytes, silence);
   const rate = bytesPerSecond(spec);
+  const maxBytes = Math.floor(request.maxSeconds * rate);
   const startedAt = performance.now();
   let total = 0;
-  /** When clause `index` is needed: once the audio before it has played, counting from the request. */
+  /** How long a step's audio lasts at least: the next step's deadline errs early, never late. */
+  const shortest = (step: Step | undefined): number => {
+    if (step === undefined) return 0;
+    return step.kind === 'pause' ? step.ms / 1000 : (step.characters * MIN_SECONDS_PER_CHARACTER) / step.rate;
+  };
+  /** When step `index` is needed: once the audio before it has played, counting from the request. */
   const deadlineOf = (index: number): number => {
     if (request.target.kind === 'native') return performance.now() + FILE_SLACK_MS;
     if (index === 0) return startedAt;
-    // Clauses before `index - 1` have all been delivered; that one is estimated from its text.
-    const previous = (clauses[index - 1]?.length ?? 0) * MIN_SECONDS_PER_CHARACTER;
-    return startedAt + (total / rate + previous) * 1000;
+    // Steps before `index - 1` have all been delivered; that one is estimated.
+    return startedAt + (total / rate + shortest(steps[index - 1])) * 1000;
   };
-  const start = (index: number) => {
-    const clause = clauses[index];
-    if (clause === undefined) return undefined;
+  const start = (index: number): AsyncIterableIterator<Uint8Array> | undefined => {
+    const step = steps[index];
+    if (step === undefined) return undefined;
+    if (step.kind === 'pause') return pauseOf(step.ms, frameBytes, silence);
     return pool.synthesize({
-      input: frontEnd.engineInput(clause),
+      input: step.input,
       voice: voice.engineVoice,
+      rate: step.rate,
       output: spec,
       deadline: deadlineOf(index),
       ...(signal ? { signal } : {}),
     });
+  };
+  const bounded = (bytes: Uint8Array): Uint8Array => {
+    if (total + bytes.byteLength > maxBytes) throw new AudioBoundExceeded(request.maxSeconds);
+    total += bytes.byteLength;
+    return bytes;
   };
 
   let next = start(0);
@@ -102,20 +180,19 @@ export async function* synthesize(
       next = start(i + 1);
       for await (const bytes of current) {
         const frames = framer.push(bytes);
-        if (frames.byteLength > 0) {
-          total += frames.byteLength;
-          yield { type: 'audio', bytes: frames };
-        }
+        if (frames.byteLength > 0) yield { type: 'audio', bytes: bounded(frames) };
       }
     }
   } finally {
-    // Reached early only when the caller stopped or synthesis failed: the look-ahead clause is not wanted.
-    await next?.return();
+    // Reached early only when the caller stopped or synthesis failed: the look-ahead step is not wanted.
+    await next?.return?.();
   }
   const tail = framer.flush();
-  if (tail.byteLength > 0) {
-    total += tail.byteLength;
-    yield { type: 'audio', bytes: tail };
-  }
+  if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail) };
   yield { type: 'end', seconds: total / rate, bytes: total, sampleRate: spec.sampleRate };
+}
+
+/** A pause as whole frames of the format's silence, so the frames after it stay aligned. */
+async function* pauseOf(ms: number, frameBytes: number, silence: number): AsyncIterableIterator<Uint8Array> {
+  yield new Uint8Array(Math.round(ms / FRAME_MS) * frameBytes).fill(silence);
 }

@@ -22,10 +22,10 @@ export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
     outputs.push({ sampleRate: rate, encoding: 'pcm_s16le' });
   const samples = voices.flatMap((voice) => {
     const frontEnd = frontEndFor(voice.language);
-    return splitClauses(frontEnd.normalize(sampleText[voice.language])).map((clause) => ({
-      input: frontEnd.engineInput(clause),
-      voice: voice.engineVoice,
-    }));
+    return splitClauses(frontEnd.normalize(sampleText[voice.language])).flatMap((clause) => {
+      const input = frontEnd.engineInput(clause);
+      return input ? [{ input, voice: voice.engineVoice }] : [];
+    });
   });
   return { samples, outputs };
 }

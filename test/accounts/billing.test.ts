@@ -8,8 +8,11 @@ import {
   type CommitChargeResult,
   FREE_GENERATIONS,
   MINIMUM_TOP_UP,
+  type RefundResult,
   tokensFor,
 } from '../../src/accounts/billing.ts';
+import { plainDocument } from '../../src/speech/document.ts';
+import { openDatabase } from '../../src/store/db/database.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
 // Rules from the API contract, Billing section: 1 token per started 100 code points of the trimmed
@@ -41,15 +44,19 @@ function codes(results: readonly CommitChargeResult[]): Map<string, number> {
   return counts;
 }
 
-describe('tokensFor', () => {
+// A plain-text request pays for the characters of its trimmed input.
+const tokensOfText = (text: string, charsPerToken?: number) =>
+  tokensFor(plainDocument(text).spokenCharacters, charsPerToken);
+
+describe('tokensFor, on plain text', () => {
   // The contract's charge rule, at its boundaries.
   it('charges 1 token per started 100 code points, at least 1', () => {
-    assert.equal(tokensFor('a'), 1);
-    assert.equal(tokensFor('a'.repeat(100)), 1);
-    assert.equal(tokensFor('a'.repeat(101)), 2);
-    assert.equal(tokensFor('a'.repeat(200)), 2);
-    assert.equal(tokensFor('a'.repeat(10_000)), 100);
-    assert.equal(tokensFor(''), 1);
+    assert.equal(tokensOfText('a'), 1);
+    assert.equal(tokensOfText('a'.repeat(100)), 1);
+    assert.equal(tokensOfText('a'.repeat(101)), 2);
+    assert.equal(tokensOfText('a'.repeat(200)), 2);
+    assert.equal(tokensOfText('a'.repeat(10_000)), 100);
+    assert.equal(tokensOfText(''), 1);
   });
 
   // Emoji outside the Basic Multilingual Plane are one code point and two UTF-16 units
@@ -57,23 +64,23 @@ describe('tokensFor', () => {
   it('counts code points, not UTF-16 units', () => {
     const wave = '\u{1F44B}';
     assert.equal(wave.length, 2);
-    assert.equal(tokensFor(wave.repeat(100)), 1);
-    assert.equal(tokensFor(wave.repeat(101)), 2);
+    assert.equal(tokensOfText(wave.repeat(100)), 1);
+    assert.equal(tokensOfText(wave.repeat(101)), 2);
     // French precomposed é (U+00E9) is one code point.
-    assert.equal(tokensFor('é'.repeat(100)), 1);
+    assert.equal(tokensOfText('é'.repeat(100)), 1);
   });
 
   // Whitespace as String.prototype.trim removes it (ECMA-262 WhiteSpace and LineTerminator):
   // space, tab, newline, U+00A0 no-break space, U+3000 ideographic space.
   it('ignores leading and trailing whitespace', () => {
     const padding = ' \t\n\u00a0\u3000';
-    assert.equal(tokensFor(`${padding}${'a'.repeat(100)}${padding}`), 1);
-    assert.equal(tokensFor(`a${' '.repeat(99)}b`), 2, 'inner spaces count');
+    assert.equal(tokensOfText(`${padding}${'a'.repeat(100)}${padding}`), 1);
+    assert.equal(tokensOfText(`a${' '.repeat(99)}b`), 2, 'inner spaces count');
   });
 
   it('takes another rate when configured, and refuses a rate below 1', () => {
-    assert.equal(tokensFor('a'.repeat(51), 50), 2);
-    assert.throws(() => tokensFor('a', 0), RangeError);
+    assert.equal(tokensOfText('a'.repeat(51), 50), 2);
+    assert.throws(() => tokensOfText('a', 0), RangeError);
   });
 });
 
@@ -353,6 +360,175 @@ describeEachDatabase('billing', (context) => {
         freeUses += entry.kind === 'free_use' ? 1 : 0;
         assert.deepEqual([Number(entry.balance_after), Number(entry.free_uses_after)], [balance, freeUses]);
       }
+    });
+  });
+
+  // A stream whose client left before its first audio byte: its committed charge is reversed.
+  describe('refundCharge', () => {
+    async function freeUsesInLedger(accountId: string): Promise<number> {
+      // Straight SQL, independent of the running totals under test.
+      const row = await sql<{ free: number | null }>`
+        select sum(case kind when 'free_use' then 1 when 'free_use_refund' then -1 else 0 end) as free
+        from ledger where account_id = ${accountId}`.execute(context.db.kysely);
+      return Number(row.rows[0]?.free ?? 0);
+    }
+
+    it('gives a charge its tokens back with one refund entry, once', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      await billing.topUp(accountId, 300);
+      const charged = await billing.commitCharge(
+        accountId,
+        charge({ tokens: 7, requestId: 'req_refund_tokens' }),
+      );
+      assert.ok(charged.ok && charged.entry?.kind === 'charge');
+
+      const refunded = await billing.refundCharge(accountId, 'req_refund_tokens');
+      assert.ok(refunded.ok);
+      assert.equal(refunded.alreadyRefunded, false);
+      assert.equal(refunded.balance, 300);
+      assert.equal(refunded.freeUsesRemaining, 0);
+      assert.deepEqual(
+        {
+          kind: refunded.entry.kind,
+          tokens: refunded.entry.tokens,
+          requestId: refunded.entry.requestId,
+          characters: refunded.entry.characters,
+          accountId: refunded.entry.accountId,
+          seq: refunded.entry.seq,
+        },
+        {
+          kind: 'refund',
+          tokens: 7,
+          requestId: 'req_refund_tokens',
+          characters: null,
+          accountId,
+          seq: charged.entry.seq + 1,
+        },
+      );
+      assert.deepEqual(await billing.balance(accountId), { ok: true, balance: 300, freeUsesRemaining: 0 });
+      assert.equal(await ledgerSum(accountId), 300);
+
+      // A second refund writes nothing and answers with the first one.
+      const again = await billing.refundCharge(accountId, 'req_refund_tokens');
+      assert.ok(again.ok);
+      assert.equal(again.alreadyRefunded, true);
+      assert.equal(again.entry.id, refunded.entry.id);
+      assert.equal(again.balance, 300);
+      assert.equal(await ledgerSum(accountId), 300);
+      // Nor can the request be charged again.
+      const recharged = await billing.commitCharge(accountId, charge({ requestId: 'req_refund_tokens' }));
+      assert.deepEqual(recharged, { ok: false, code: 'duplicate_request' });
+      const listed = await billing.listLedger(accountId, { limit: 2 });
+      assert.ok(listed.ok);
+      assert.deepEqual(
+        listed.entries.map((e) => [e.kind, e.tokens, e.requestId]),
+        [
+          ['refund', 7, 'req_refund_tokens'],
+          ['charge', -7, 'req_refund_tokens'],
+        ],
+      );
+    });
+
+    it('gives a free generation back, which the next short generation uses again', async () => {
+      const accountId = await newAccount();
+      const used = await billing.commitCharge(accountId, charge({ requestId: 'req_refund_free' }));
+      assert.ok(used.ok && used.entry?.kind === 'free_use');
+      assert.equal(used.billing.free_uses_remaining, FREE_GENERATIONS - 1);
+
+      const refunded = await billing.refundCharge(accountId, 'req_refund_free');
+      assert.ok(refunded.ok);
+      assert.equal(refunded.entry.kind, 'free_use_refund');
+      assert.equal(refunded.entry.tokens, 0);
+      assert.equal(refunded.freeUsesRemaining, FREE_GENERATIONS);
+      assert.deepEqual(await context.db.ledger.summary(accountId), { balance: 0, freeUses: 0 });
+      assert.equal(await freeUsesInLedger(accountId), 0);
+
+      for (let i = 0; i < FREE_GENERATIONS; i++) {
+        const free = await billing.commitCharge(accountId, charge());
+        assert.ok(free.ok && free.entry?.kind === 'free_use', `free generation ${i + 1}`);
+      }
+      const sixth = await billing.commitCharge(accountId, charge());
+      assert.equal(sixth.ok ? sixth.entry?.kind : sixth.code, 'insufficient_tokens');
+    });
+
+    it('refuses to refund what this account was never charged', async () => {
+      const accountId = await newAccount();
+      const other = await newAccount();
+      await billing.topUp(other, 300);
+      const charged = await billing.commitCharge(other, charge({ requestId: 'req_refund_other' }));
+      assert.ok(charged.ok);
+      const studio = await billing.commitCharge(
+        accountId,
+        charge({ requestId: 'req_refund_studio', studio: true, language: 'rw' }),
+      );
+      assert.ok(studio.ok && studio.entry === null);
+
+      assert.deepEqual(await billing.refundCharge(accountId, 'req_refund_nothing'), {
+        ok: false,
+        code: 'not_charged',
+      });
+      assert.deepEqual(await billing.refundCharge(accountId, 'req_refund_other'), {
+        ok: false,
+        code: 'not_charged',
+      });
+      assert.deepEqual(await billing.refundCharge(accountId, 'req_refund_studio'), {
+        ok: false,
+        code: 'not_charged',
+      });
+      assert.deepEqual(await billing.refundCharge('acct_nobody', 'req_refund_other'), {
+        ok: false,
+        code: 'account_not_found',
+      });
+      await assert.rejects(billing.refundCharge(accountId, ''), RangeError);
+      assert.equal(await ledgerSum(accountId), 0);
+      assert.equal(await ledgerSum(other), 300, 'its charge was a free use, still there');
+      assert.equal(await freeUsesInLedger(other), 1);
+    });
+
+    // Two instances on one database ("on one instance or many"), refunding the same requests
+    // while the account goes on being charged and topped up.
+    it('refunds each request once under concurrent refunds, charges and top-ups from two instances', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      await billing.topUp(accountId, 1000);
+      const requests = Array.from({ length: 20 }, (_, i) => `req_refund_race_${accountId}_${i}`);
+      for (const [i, requestId] of requests.entries()) {
+        const charged = await billing.commitCharge(accountId, charge({ tokens: 1 + (i % 5), requestId }));
+        assert.ok(charged.ok);
+      }
+      // SQLite in one process: one connection (a second would wait on the first's lock with the
+      // thread blocked); several processes on one file are database.test.ts's business.
+      const second = context.kind === 'postgres' ? await openDatabase(context.source) : context.db;
+      try {
+        const instances = [billing, new BillingService(second)];
+        const work = await Promise.all([
+          ...requests.flatMap((requestId) =>
+            [0, 1, 0, 1].map((n) => instances[n]?.refundCharge(accountId, requestId)),
+          ),
+          ...Array.from({ length: 10 }, (_, i) =>
+            instances[i % 2]?.commitCharge(accountId, charge({ tokens: 3 })),
+          ),
+          instances[1]?.topUp(accountId, MINIMUM_TOP_UP),
+        ]);
+        const refunds = work.slice(0, requests.length * 4) as RefundResult[];
+        assert.ok(refunds.every((r) => r.ok));
+        assert.equal(refunds.filter((r) => r.ok && !r.alreadyRefunded).length, requests.length);
+        assert.ok(work.slice(requests.length * 4).every((r) => r?.ok === true));
+      } finally {
+        if (second !== context.db) await second.close();
+      }
+      const rows = await sql<{ request_id: string; entries: number }>`
+        select request_id, count(*) as entries from ledger
+        where account_id = ${accountId} and kind = 'refund' group by request_id`.execute(context.db.kysely);
+      assert.equal(rows.rows.length, requests.length);
+      assert.ok(rows.rows.every((r) => Number(r.entries) === 1));
+      const total = await ledgerSum(accountId);
+      assert.equal(total, 1000 + MINIMUM_TOP_UP - 10 * 3);
+      assert.deepEqual(await context.db.ledger.summary(accountId), {
+        balance: total,
+        freeUses: FREE_GENERATIONS,
+      });
     });
   });
 });

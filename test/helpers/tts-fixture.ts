@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,9 +10,9 @@ import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/bill
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
-import { EnginePool } from '../../src/speech/pool.ts';
+import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
-import { type Database, openDatabase } from '../../src/store/db/database.ts';
+import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import type { RateLimitStore } from '../../src/store/rate-limit/rate-limit-store.ts';
@@ -29,15 +30,23 @@ export const PUBLIC_BASE_URL = 'https://voice.example.test';
  * and one telephony format. Every voice and format still works cold, only its first use is slower.
  */
 export async function startTestPool(size = 2): Promise<EnginePool> {
-  const sample = (language: string, input: string) => {
+  const voiceOf = (language: string) => {
     const voice = findVoice(language, 0);
     if (!voice) throw new Error(`no voice ${language}/0`);
-    return { input, voice: voice.engineVoice };
+    return voice.engineVoice;
   };
+  const sample = (language: string, text: string) => ({
+    input: { kind: 'text', text } as const,
+    voice: voiceOf(language),
+  });
   return EnginePool.start({
     size,
     warmUp: {
-      samples: [sample('en', 'Hello.'), sample('fr', 'Bonjour.'), sample('rw', "[[mu'*aho]]")],
+      samples: [
+        sample('en', 'Hello.'),
+        sample('fr', 'Bonjour.'),
+        { input: { kind: 'phonemes', phonemes: "[[mu'*aho]]" } as const, voice: voiceOf('rw') },
+      ],
       outputs: [
         { sampleRate: 22050, encoding: 'pcm_s16le' },
         { sampleRate: streamFormats.mulaw_8k.sampleRate, encoding: 'mulaw' },
@@ -53,6 +62,8 @@ export interface TtsFixtureOptions {
   readonly rateLimit?: RateLimitStore;
   /** The token rule (configurable in the service); defaults to 1 token per started 100 characters. */
   readonly charsPerToken?: number;
+  /** The store the app runs on; defaults to a private in-memory SQLite. */
+  readonly database?: DatabaseSource;
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -88,12 +99,13 @@ export interface TtsFixture {
 }
 
 /**
- * The app with real adapters, wired as `main.ts` wires them: SQLite (in memory), the account
- * and billing services over it, the in-process rate limit, generated files in a temp folder,
- * and the same four health checks. Only the pool is passed in, since one is shared per file.
+ * The app with real adapters, wired as `main.ts` wires them: SQLite (in memory, unless `database`
+ * names another store), the account and billing services over it, the in-process rate limit,
+ * generated files in a temp folder, and the same four health checks. Only the pool is passed in,
+ * since one is shared per file.
  */
 export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFixture> {
-  const db = await openDatabase(':memory:');
+  const db = await openDatabase(options.database ?? ':memory:');
   const dir = await mkdtemp(join(tmpdir(), 'ijwi-tts-'));
   const files = await LocalFileStore.create({ dir });
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
@@ -179,6 +191,23 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
   };
 }
 
+/** Every job `pool` is given from now on, in order, with the signal and deadline each carried. */
+export function recordJobs(pool: EnginePool): SynthesisJob[] {
+  const jobs: SynthesisJob[] = [];
+  const synthesize = pool.synthesize.bind(pool);
+  pool.synthesize = (job) => {
+    jobs.push(job);
+    return synthesize(job);
+  };
+  return jobs;
+}
+
+/** Listens on a free loopback port, for tests that need a real socket; resolves the base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
 /** Headers for a JSON POST with an API key. */
 export function withKey(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -254,7 +283,7 @@ export async function occupyEveryWorker(
   const jobs = Array.from({ length: pool.size }, async () => {
     try {
       for await (const _ of pool.synthesize({
-        input: long,
+        input: { kind: 'text', text: long },
         voice: voice.engineVoice,
         output: { sampleRate: voice.sampleRate, encoding: 'pcm_s16le' },
         signal: controller.signal,

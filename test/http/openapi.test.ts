@@ -73,7 +73,7 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
     tts: {
       pool: () => undefined,
       accounts: { authenticate: async () => ({ ok: true, accountId: 'acct_test', keyId: 'key_test' }) },
-      billing: { precheck: unreachable, commitCharge: unreachable },
+      billing: { precheck: unreachable, commitCharge: unreachable, refundCharge: unreachable },
       charsPerToken: 100,
       rateLimit: new MemoryRateLimitStore(),
       publicBaseUrl: PUBLIC_BASE_URL,
@@ -426,6 +426,16 @@ describe('GET /api/v1/openapi.json', () => {
           { input: 'x', speaker_wav: 'a.wav' },
           { input: 'x', reference_audio: '...' },
           { input: 'x', voice_sample: null },
+          // Control characters other than tab, line feed and carriage return; lone surrogates.
+          { input: 'a\u0000b' },
+          { input: 'a\u001bb' },
+          { input: 'a\u0085b' },
+          { input: 'a\ud800b' },
+          { input: 'a\tb\nc\rd' },
+          { input: 'x', text_type: 'text' },
+          { input: '<speak>Muraho</speak>', text_type: 'ssml' },
+          { input: 'x', text_type: 'html' },
+          { input: 'x', text_type: null },
           ['x'],
           'x',
         ];

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import {
   buildTtsTestApp,
+  listenOnLoopback,
+  recordJobs,
   startTestPool,
   type TtsFixture,
   textOfLength,
@@ -21,18 +22,13 @@ describe('POST /api/v1/tts-stream.php when the caller hangs up', () => {
   let fixture: TtsFixture;
   let base: string;
   /** The jobs the route gave the pool, with the signal each was given. */
-  const jobs: SynthesisJob[] = [];
+  let jobs: SynthesisJob[];
 
   before(async () => {
     pool = await startTestPool(1);
-    const synthesize = pool.synthesize.bind(pool);
-    pool.synthesize = (job) => {
-      jobs.push(job);
-      return synthesize(job);
-    };
+    jobs = recordJobs(pool);
     fixture = await buildTtsTestApp({ pool: () => pool });
-    await fixture.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(fixture.app.server.address() as AddressInfo).port}`;
+    base = await listenOnLoopback(fixture.app);
   });
   after(async () => {
     await fixture.close();

@@ -4,7 +4,9 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { FREE_MAX_SECONDS } from '../../src/accounts/billing.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
+import { MAX_SECONDS_PER_CHARACTER } from '../../src/speech/audio-bound.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import {
@@ -138,13 +140,25 @@ describe('TTS billing and rate limit', () => {
       assert.deepEqual(await fixture.balanceOf(accountId), { balance: 288, freeUsesRemaining: 0 });
     });
 
-    it('charges a stream estimated at 120 s or more even with free uses left (0.12 s per character)', async () => {
-      const { key, accountId } = await fixture.newAccount({ topUp: 289 });
-      const long = billedBy(await post(STREAM, key, { input: textOfLength(1_000), language: 'en' }));
-      assert.deepEqual([long.tokensCharged, long.tokenBalance, long.freeUsesRemaining], [10, 279, 5]);
-      const short = billedBy(await post(STREAM, key, { input: textOfLength(999), language: 'en' }));
-      assert.deepEqual([short.tokensCharged, short.tokenBalance, short.freeUsesRemaining], [0, 279, 4]);
-      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 279, freeUsesRemaining: 4 });
+    it('charges a stream whose audio bound reaches 120 s even with free uses left, in every language', async () => {
+      for (const language of ['en', 'fr', 'rw'] as const) {
+        const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+        // The fewest characters whose bound (seconds per character, documented) reaches 120 s.
+        const threshold = Math.ceil(FREE_MAX_SECONDS / MAX_SECONDS_PER_CHARACTER[language]);
+        const tokens = Math.ceil(threshold / 100);
+        const long = billedBy(await post(STREAM, key, { input: textOfLength(threshold), language }));
+        assert.deepEqual(
+          [long.tokensCharged, long.tokenBalance, long.freeUsesRemaining],
+          [tokens, 289 - tokens, 5],
+          language,
+        );
+        const short = billedBy(await post(STREAM, key, { input: textOfLength(threshold - 1), language }));
+        assert.deepEqual([short.tokensCharged, short.freeUsesRemaining], [0, 4], language);
+        assert.deepEqual(await fixture.balanceOf(accountId), {
+          balance: 289 - tokens,
+          freeUsesRemaining: 4,
+        });
+      }
     });
 
     it("puts in the stream's billing headers exactly what the ledger says", async () => {

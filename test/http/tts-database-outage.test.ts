@@ -73,6 +73,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
             if (cutBeforeCommit) await proxy.stop();
             return billing.commitCharge(...args);
           },
+          refundCharge: (...args) => billing.refundCharge(...args),
         },
         charsPerToken: 100,
         rateLimit: new MemoryRateLimitStore(),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import { EnginePool } from '../../src/speech/pool.ts';
 import type { OutputSpec } from '../../src/speech/pool-protocol.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
@@ -21,6 +22,8 @@ const longText =
 /** About a minute of speech: far longer to speak than a short clause. */
 const veryLongText = longText.repeat(6);
 
+const text = (words: string): EngineInput => ({ kind: 'text', text: words });
+
 async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const bytes of stream) parts.push(bytes);
@@ -33,7 +36,7 @@ describe('EnginePool', () => {
   before(async () => {
     pool = await EnginePool.start({
       size: 2,
-      warmUp: { samples: [{ input: 'Hello.', voice: en.engineVoice }], outputs: [native, mulaw] },
+      warmUp: { samples: [{ input: text('Hello.'), voice: en.engineVoice }], outputs: [native, mulaw] },
     });
   });
   after(() => pool.close());
@@ -46,10 +49,20 @@ describe('EnginePool', () => {
   it('gives each of many concurrent requests exactly the audio it gives alone', async () => {
     const clause = (i: number) => {
       if (i % 3 === 0)
-        return { input: `Appointment number ${i} is confirmed for ${i + 1} o'clock.`, voice: en.engineVoice };
-      if (i % 3 === 1) return { input: `Le rendez-vous numéro ${i} est confirmé.`, voice: fr.engineVoice };
+        return {
+          input: text(`Appointment number ${i} is confirmed for ${i + 1} o'clock.`),
+          voice: en.engineVoice,
+        };
+      if (i % 3 === 1)
+        return { input: text(`Le rendez-vous numéro ${i} est confirmé.`), voice: fr.engineVoice };
       // Kinyarwanda reaches the engine as phonemes, the form the rw front-end produces.
-      return { input: `[[mu'*aho 'neza]], [[ama'ku*u ${'ja'.repeat(i % 4)}]]?`, voice: rw.engineVoice };
+      return {
+        input: {
+          kind: 'phonemes' as const,
+          phonemes: `[[mu'*aho 'neza]], [[ama'ku*u ${'ja'.repeat(i % 4)}]]?`,
+        },
+        voice: rw.engineVoice,
+      };
     };
     const jobs = Array.from({ length: 18 }, (_, i) => ({ ...clause(i), output: i % 4 ? native : mulaw }));
     const alone: Buffer[] = [];
@@ -63,10 +76,12 @@ describe('EnginePool', () => {
   });
 
   it('stops a cancelled job early and frees its worker for the next one', async () => {
-    const full = await collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native }));
+    const full = await collect(
+      pool.synthesize({ input: text(longText), voice: en.engineVoice, output: native }),
+    );
     const controller = new AbortController();
     const stream = pool.synthesize({
-      input: longText,
+      input: text(longText),
       voice: en.engineVoice,
       output: native,
       signal: controller.signal,
@@ -81,8 +96,8 @@ describe('EnginePool', () => {
     assert.ok(received < full.byteLength / 4, `cancelled after ${received} of ${full.byteLength} bytes`);
     // Both workers are free again: two more jobs complete.
     const [a, b] = await Promise.all([
-      collect(pool.synthesize({ input: 'Next caller.', voice: en.engineVoice, output: mulaw })),
-      collect(pool.synthesize({ input: 'Appel suivant.', voice: fr.engineVoice, output: mulaw })),
+      collect(pool.synthesize({ input: text('Next caller.'), voice: en.engineVoice, output: mulaw })),
+      collect(pool.synthesize({ input: text('Appel suivant.'), voice: fr.engineVoice, output: mulaw })),
     ]);
     assert.ok(a.byteLength > 0 && b.byteLength > 0);
     assert.equal(pool.queued, 0);
@@ -90,12 +105,12 @@ describe('EnginePool', () => {
 
   it('cancels a job that is still queued without running it', async () => {
     const busy = [1, 2].map(() =>
-      collect(pool.synthesize({ input: longText, voice: en.engineVoice, output: native })),
+      collect(pool.synthesize({ input: text(longText), voice: en.engineVoice, output: native })),
     );
     const controller = new AbortController();
     const queued = collect(
       pool.synthesize({
-        input: 'Never spoken.',
+        input: text('Never spoken.'),
         voice: en.engineVoice,
         output: native,
         signal: controller.signal,
@@ -111,15 +126,15 @@ describe('EnginePool', () => {
   it('runs the waiting job due soonest first', async () => {
     // One worker frees up soon and takes the queue in order; the other stays busy until it is done.
     const busy = ['Hi.', veryLongText].map((input) =>
-      collect(pool.synthesize({ input, voice: en.engineVoice, output: native })),
+      collect(pool.synthesize({ input: text(input), voice: en.engineVoice, output: native })),
     );
     const finished: string[] = [];
     const track = (name: string, deadline: number) =>
-      collect(pool.synthesize({ input: `${name}.`, voice: en.engineVoice, output: native, deadline })).then(
-        () => {
-          finished.push(name);
-        },
-      );
+      collect(
+        pool.synthesize({ input: text(`${name}.`), voice: en.engineVoice, output: native, deadline }),
+      ).then(() => {
+        finished.push(name);
+      });
     const now = performance.now();
     const later = [track('later one', now + 2000), track('later two', now + 1000)];
     const first = track('first clause', now);
@@ -132,17 +147,17 @@ describe('EnginePool', () => {
     const controller = new AbortController();
     const cancelled = collect(
       pool.synthesize({
-        input: veryLongText,
+        input: text(veryLongText),
         voice: en.engineVoice,
         output: mulaw,
         signal: controller.signal,
       }),
     ).catch(() => 'cancelled');
     const other = collect(
-      pool.synthesize({ input: veryLongText, voice: fr.engineVoice, output: mulaw }),
+      pool.synthesize({ input: text(veryLongText), voice: fr.engineVoice, output: mulaw }),
     ).then(() => 'long job');
     const waiting = collect(
-      pool.synthesize({ input: 'Next caller.', voice: en.engineVoice, output: mulaw }),
+      pool.synthesize({ input: text('Next caller.'), voice: en.engineVoice, output: mulaw }),
     ).then(() => 'queued job');
     assert.equal(pool.queued, 1);
     controller.abort(new Error('caller hung up'));
@@ -155,16 +170,21 @@ describe('EnginePool', () => {
   it('lets a job due sooner interrupt a running one that has audio to spare, without changing its audio', async () => {
     const now = performance.now();
     const alone = await collect(
-      pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw }),
+      pool.synthesize({ input: text(veryLongText), voice: en.engineVoice, output: mulaw }),
     );
     // Both workers take a long clause with a deadline; an urgent job then waits for one of them.
     const long = [now, now + 1].map((deadline) =>
-      collect(pool.synthesize({ input: veryLongText, voice: en.engineVoice, output: mulaw, deadline })).then(
-        (audio) => ({ name: 'long', audio }),
-      ),
+      collect(
+        pool.synthesize({ input: text(veryLongText), voice: en.engineVoice, output: mulaw, deadline }),
+      ).then((audio) => ({ name: 'long', audio })),
     );
     const urgent = collect(
-      pool.synthesize({ input: 'Hello, caller.', voice: en.engineVoice, output: mulaw, deadline: now - 1 }),
+      pool.synthesize({
+        input: text('Hello, caller.'),
+        voice: en.engineVoice,
+        output: mulaw,
+        deadline: now - 1,
+      }),
     ).then((audio) => ({ name: 'urgent', audio }));
     const done = await Promise.race([urgent, ...long]);
     assert.equal(done.name, 'urgent', 'the urgent job finished before either long one');
@@ -177,10 +197,12 @@ describe('EnginePool', () => {
   it('fails a job the engine rejects and keeps serving others', async () => {
     const broken = { ...en.engineVoice, language: 'xx-nowhere' };
     await assert.rejects(
-      collect(pool.synthesize({ input: 'Hello.', voice: broken, output: native })),
+      collect(pool.synthesize({ input: text('Hello.'), voice: broken, output: native })),
       /rejected voice/,
     );
-    const ok = await collect(pool.synthesize({ input: 'Hello.', voice: en.engineVoice, output: native }));
+    const ok = await collect(
+      pool.synthesize({ input: text('Hello.'), voice: en.engineVoice, output: native }),
+    );
     assert.ok(ok.byteLength > 0);
     assert.equal(pool.ready, true);
   });

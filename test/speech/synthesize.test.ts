@@ -3,8 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { type StreamFormat, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
+import type { SpeechSegment } from '../../src/speech/document.ts';
 import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
-import { type AudioTarget, type SynthesisEvent, synthesize } from '../../src/speech/synthesize.ts';
+import {
+  type AudioTarget,
+  plainSpeech,
+  type SynthesisEvent,
+  synthesize,
+} from '../../src/speech/synthesize.ts';
 import { findVoice, type Voice, voices, voicesOf } from '../../src/speech/voices.ts';
 import { warmUpPlan } from '../../src/speech/warm-up.ts';
 import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
@@ -38,7 +44,7 @@ describe('synthesize', () => {
   ): Promise<Rendered> => {
     const chunks: Uint8Array[] = [];
     let end: Rendered['end'] | undefined;
-    for await (const event of synthesize(pool, { text, voice, target })) {
+    for await (const event of synthesize(pool, { ...plainSpeech(text, voice.language), voice, target })) {
       if (event.type === 'audio') chunks.push(event.bytes);
       else end = event;
     }
@@ -149,7 +155,7 @@ describe('synthesize', () => {
     let chunks = 0;
     await assert.rejects(async () => {
       for await (const event of synthesize(pool, {
-        text,
+        ...plainSpeech(text, voice.language),
         voice,
         target: { kind: 'native' },
         signal: controller.signal,
@@ -171,7 +177,7 @@ describe('synthesize', () => {
     };
     try {
       const events = synthesize(pool, {
-        text: 'One. Two. Three. Four. Five.',
+        ...plainSpeech('One. Two. Three. Four. Five.', 'en'),
         voice: findVoice('en', 0) as Voice,
         target: { kind: 'stream', format: streamFormats.pcm16_8k },
       });
@@ -218,5 +224,66 @@ describe('synthesize', () => {
     const { audio, end } = await render(' ... ', findVoice('en', 0) as Voice);
     assert.equal(audio.byteLength, 0);
     assert.equal(end.seconds, 0);
+  });
+
+  describe('speech documents', () => {
+    const speakDocument = async (segments: SpeechSegment[], voice: Voice, target: AudioTarget) => {
+      const parts: Uint8Array[] = [];
+      let end: Extract<SynthesisEvent, { type: 'end' }> | undefined;
+      const document = { segments, spokenCharacters: 1 };
+      for await (const event of synthesize(pool, { document, maxSeconds: 60, voice, target })) {
+        if (event.type === 'audio') parts.push(event.bytes);
+        else end = event;
+      }
+      assert.ok(end);
+      return { audio: Buffer.concat(parts), end };
+    };
+    const format = streamFormats.mulaw_8k;
+    const stream: AudioTarget = { kind: 'stream', format };
+
+    it('makes a break exactly as long as written, in whole frames of silence', async () => {
+      const voice = findVoice('en', 1) as Voice;
+      const words = { kind: 'text', text: 'Please hold.', rate: 1 } as const;
+      const alone = await speakDocument([words], voice, stream);
+      const paused = await speakDocument([words, { kind: 'break', ms: 500 }, words], voice, stream);
+      const pauseBytes = 0.5 * format.sampleRate;
+      // Alone, the words end in a padded frame; before a pause, the pause completes that frame.
+      const expected = 2 * alone.end.bytes + pauseBytes;
+      assert.ok(paused.end.bytes <= expected && paused.end.bytes > expected - 2 * format.bytesPerFrame);
+      assert.equal(paused.audio.byteLength % format.bytesPerFrame, 0);
+      // The pause itself: the format's silence byte from the end of the first words.
+      const pause = paused.audio.subarray(
+        alone.end.bytes,
+        alone.end.bytes + pauseBytes - format.bytesPerFrame,
+      );
+      assert.ok(pause.every((byte) => byte === format.silenceByte));
+    });
+
+    it("speaks a rate of 2 in about half the time of the voice's own, and 0.5 in about twice", async () => {
+      const voice = findVoice('fr', 2) as Voice;
+      const text = 'Votre rendez-vous est confirmé pour demain matin à la clinique.';
+      const seconds = async (rate: number) =>
+        (await speakDocument([{ kind: 'text', text, rate }], voice, stream)).end.seconds;
+      const [own, fast, slow] = [await seconds(1), await seconds(2), await seconds(0.5)];
+      assert.ok(fast < own * 0.7 && fast > own * 0.35, `fast ${fast} s vs ${own} s`);
+      assert.ok(slow > own * 1.5 && slow < own * 2.6, `slow ${slow} s vs ${own} s`);
+    });
+
+    it('speaks IPA given as phonemes in every language, and words without normalising them again', async () => {
+      for (const [language, ipa] of [
+        ['en', 'həˈloʊ'],
+        ['fr', 'bɔ̃ʒuʁ'],
+        ['rw', 'muɾaho'],
+      ] as const) {
+        const voice = findVoice(language, 0) as Voice;
+        const { audio, end } = await speakDocument([{ kind: 'phonemes', ipa, rate: 1 }], voice, stream);
+        assert.ok(end.seconds > 0.2 && end.seconds < 2, `${language}: ${end.seconds} s`);
+        assert.ok(voicedShare(samplesOf(audio, format), format.sampleRate) > 0.2, language);
+      }
+      const voice = findVoice('en', 0) as Voice;
+      const digits = await speakDocument([{ kind: 'words', text: '1984', rate: 1 }], voice, stream);
+      const read = await speakDocument([{ kind: 'text', text: '1984', rate: 1 }], voice, stream);
+      assert.ok(!digits.audio.equals(read.audio), 'a words segment is not normalised again');
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
-import { synthesize } from '../../speech/synthesize.ts';
+import { plainSpeech, synthesize } from '../../speech/synthesize.ts';
 import { findVoice, type Voice } from '../../speech/voices.ts';
 import { sampleSentence } from '../../web/pages/voices.ts';
 import { parseByteRange } from '../byte-range.ts';
@@ -14,7 +14,7 @@ async function speakSample(pool: EnginePool, voice: Voice): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let bytes = 0;
   for await (const event of synthesize(pool, {
-    text: sampleSentence(voice.language, voice.name),
+    ...plainSpeech(sampleSentence(voice.language, voice.name), voice.language),
     voice,
     target: { kind: 'native' },
   })) {

@@ -1,14 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
+import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
 import { studioPage } from '../../web/pages/studio.ts';
 import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
-import {
-  countRequest,
-  ESTIMATED_SECONDS_PER_CHARACTER,
-  readyPool,
-  streamBilledSpeech,
-} from '../speech-reply.ts';
+import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
 import { parseTtsRequest } from '../tts-request.ts';
 import type { WebContext } from '../web.ts';
 import { sessionOrSignIn } from '../web-session.ts';
@@ -44,7 +40,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         charsPerToken: context.charsPerToken,
         maxChars: context.studioMaxChars,
         requestsPerMinute: context.requestsPerMinute,
-        secondsPerCharacter: ESTIMATED_SECONDS_PER_CHARACTER,
+        secondsPerCharacter: MAX_SECONDS_PER_CHARACTER,
       }),
     );
   });
@@ -57,7 +53,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       per: 'account',
     });
     const tts = parseTtsRequest(request.body, context.studioMaxChars);
-    // Billed like the streaming API: free use is decided before synthesis, on the same estimate.
+    // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
     await streamBilledSpeech(request, reply, {
       pool: readyPool(context.pool),
       billing: context.billing,

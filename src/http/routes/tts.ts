@@ -26,8 +26,11 @@ import { nothingToSay, parseStreamTtsRequest, parseTtsRequest, type TtsRequest }
 
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;
-/** What the TTS routes need from billing: an early refusal and the one atomic charge. */
-export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge'>;
+/**
+ * What the TTS routes need from billing: an early refusal, the one atomic charge, and its refund
+ * for a stream whose client left before its first audio.
+ */
+export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge'>;
 
 export interface TtsOptions {
   /** The engine pool once it is warm; undefined while it starts. */
@@ -69,7 +72,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   };
 
   const precheck = async (accountId: string, tts: TtsRequest, seconds: number) => {
-    const tokens = tokensFor(tts.input, options.charsPerToken);
+    const tokens = tokensFor(tts.document.spokenCharacters, options.charsPerToken);
     const outcome = await options.billing.precheck(accountId, tokens, seconds, {
       language: tts.voice.language,
     });
@@ -105,9 +108,10 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const parts: Uint8Array[] = [];
     let end: Extract<SynthesisEvent, { type: 'end' }> | undefined;
     for await (const event of synthesize(pool, {
-      text: tts.input,
+      document: tts.document,
       voice: tts.voice,
       target: { kind: 'native' },
+      maxSeconds: tts.maxSeconds,
       signal: controller.signal,
     })) {
       if (event.type === 'audio') parts.push(event.bytes);
@@ -123,7 +127,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       .commitCharge(accountId, {
         tokens,
         seconds: end.seconds,
-        characters: tts.characters,
+        characters: tts.document.spokenCharacters,
         language: tts.voice.language,
         requestId: request.id,
         studio: false,

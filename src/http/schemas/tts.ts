@@ -7,6 +7,9 @@ import {
   streamFormatNames,
   streamFormats,
 } from '../../speech/audio/formats.ts';
+import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
+import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/document.ts';
+import { textTypes } from '../../speech/input-text.ts';
 import { languages, voices } from '../../speech/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import { type CloningField, DEFAULT_LANGUAGE, SPEAKABLE, speakerIdRange } from '../tts-request.ts';
@@ -43,19 +46,54 @@ export interface TtsDocOptions {
   readonly bodyLimitBytes: number;
 }
 
+/**
+ * What the parsers accept as `input`, as one JSON Schema pattern: a letter or digit somewhere
+ * (SPEAKABLE), and no control character other than tab, line feed and carriage return, nor a
+ * lone surrogate (readInputText).
+ */
+const INPUT_PATTERN = new RegExp(
+  `^(?=[\\s\\S]*${SPEAKABLE.source})[^\\0-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F\\uD800-\\uDFFF]*$`,
+  'u',
+);
+
+/** SSML a telephony client sends: a number read digit by digit, a pause, a company name by `sub`. */
+export const SSML_EXAMPLE =
+  '<speak>Call us on <say-as interpret-as="telephone">+250 788 123 456</say-as>.' +
+  '<break time="500ms"/>Welcome to <sub alias="Ijwi Health Clinic">IHC</sub>.</speak>';
+
 function inputField(maxChars: number): ZodType {
   return z
     .string()
     .min(1)
     .max(maxChars)
-    .regex(SPEAKABLE)
+    .regex(INPUT_PATTERN)
     .meta({
       description:
         `The text to speak: at most ${maxChars} characters, counted as Unicode code points after ` +
-        'surrounding whitespace is trimmed, with at least one letter or digit.',
-      examples: ['Muraho! Murakaza neza.'],
+        'surrounding whitespace is trimmed, with at least one letter or digit. Plain text is read as ' +
+        'text and never obeyed as markup or engine commands. Control characters other than tab, ' +
+        'line feed and carriage return get 400 `invalid_input` with their `position`. With ' +
+        '`text_type: "ssml"`, an SSML `<speak>` document (see `text_type`).',
+      examples: ['Muraho! Murakaza neza.', SSML_EXAMPLE],
     });
 }
+
+const textTypeField = z
+  .enum(textTypes)
+  .default('text')
+  .meta({
+    description:
+      '`text` (plain text) or `ssml`: `input` is then a `<speak>` document, parsed by Ijwi. Elements: ' +
+      '`speak`, `p`, `s` (`xml:lang` must match `language`), `break` (`time` such as `500ms` or ' +
+      `\`1.5s\`, at most ${MAX_BREAK_MS / 1000} s each and ${MAX_BREAKS_MS_PER_REQUEST / 1000} s per request, ` +
+      'or `strength` `none` to `x-strong`), `say-as` (`interpret-as` `characters`, `spell-out`, ' +
+      '`digits`, `cardinal`, `number`, `ordinal`, `telephone`, `date` with `format` `dmy`, `mdy` or ' +
+      '`ymd`, `time`, `currency`), `sub` (`alias`), `prosody` (`rate` `x-slow` to `x-fast` or 50%-200%) ' +
+      'and `phoneme` (`alphabet="ipa"`, `ph`: only symbols the voice can say). Anything else, or ' +
+      'malformed XML, gets 400 `invalid_ssml` with `element`, `line` and `column`. Billing counts the ' +
+      'characters of the text spoken (`sub` counts its alias), markup excluded.',
+    examples: ['text', 'ssml'],
+  });
 
 const languageField = z
   .enum(languageCodes)
@@ -133,6 +171,7 @@ export function ttsBodySchema(maxChars: number): ZodType {
       input: inputField(maxChars),
       language: languageField,
       speaker_id: speakerIdField,
+      text_type: textTypeField,
       ...cloningFields,
     })
     .meta(bodyMeta);
@@ -145,6 +184,7 @@ export function streamTtsBodySchema(maxChars: number): ZodType {
       input: inputField(maxChars),
       language: languageField,
       speaker_id: speakerIdField,
+      text_type: textTypeField,
       format: formatField,
       ...cloningFields,
     })
@@ -223,8 +263,10 @@ function errorResponses(options: TtsDocOptions, stream: boolean): Record<number,
     400: errorResponse(
       400,
       `Malformed JSON, or a missing, wrong-typed or out-of-range ${fields}; \`param\` names the field. ` +
-        'Also two different keys in Authorization and X-Voice-Api-Key, and an input with nothing to ' +
-        'speak (no letters or numbers).',
+        'Also two different keys in Authorization and X-Voice-Api-Key, an input with nothing to ' +
+        'speak (no letters or numbers), `invalid_input` for a control character (with its ' +
+        '`position`) and `invalid_ssml` for an SSML document Ijwi cannot read (with `element`, ' +
+        '`line` and `column`).',
     ),
     401: invalidApiKeyResponse(),
     402: insufficientTokensResponse(),
@@ -251,9 +293,14 @@ function errorResponses(options: TtsDocOptions, stream: boolean): Record<number,
   };
 }
 
+function audioBoundNote(): string {
+  return languages.map((l) => `${MAX_SECONDS_PER_CHARACTER[l.code]} for \`${l.code}\``).join(', ');
+}
+
 function billingNote(options: TtsDocOptions): string {
   return (
-    `Costs 1 token per started ${options.charsPerToken} characters of \`input\` (at least 1), or one of ` +
+    `Costs 1 token per started ${options.charsPerToken} characters of \`input\` (of the spoken text ` +
+    'for SSML; at least 1), or one of ' +
     `the account's free generations while it has some and the audio is under ${FREE_MAX_SECONDS} s. ` +
     'A request that fails is not charged. Counts against the per-key limit of ' +
     `${options.requestsPerMinute} requests per rolling minute, shared by both TTS endpoints.`
@@ -291,7 +338,8 @@ export function ttsStreamRouteSchema(options: TtsDocOptions): FastifySchema {
       'Synthesises `input` and streams the audio as it is produced. One or two sentences per request ' +
       'give the fastest first audio; allow up to 10-15 s for it. An error found before the first ' +
       'audio gets a JSON error; when the client disconnects, synthesis stops. Free use is decided ' +
-      `before synthesis, from a conservative duration estimate. ${billingNote(options)}`,
+      'before synthesis, from the most audio the input can produce (seconds per character: ' +
+      `${audioBoundNote()}; twice that for SSML). ${billingNote(options)}`,
     tags: [tags.speech],
     security: apiKeySecurity,
     body: streamTtsBodySchema(options.maxChars),

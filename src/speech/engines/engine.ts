@@ -11,6 +11,16 @@ export interface EngineVoice {
 
 export type EngineId = 'espeak-ng';
 
+/**
+ * What an engine is asked to speak. Text is read as text and nothing else: an engine must make
+ * markup, phoneme brackets and commands in it impossible to obey, not merely unlikely. Phonemes
+ * are written by Ijwi's own front-ends in the engine's notation, and the engine checks them
+ * against that notation before it reads them.
+ */
+export type EngineInput =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'phonemes'; readonly phonemes: string };
+
 /** Where an engine sends audio while it synthesises, and how it learns it should stop. */
 export interface ChunkSink {
   /** Mono 16-bit PCM at the engine's sample rate for this voice. The engine must not reuse the array. */
@@ -24,10 +34,12 @@ export interface SpeechEngine {
   /** Output sample rate for a voice (espeak-ng: always 22050). */
   sampleRate(voice: EngineVoice): number;
   /**
-   * Synthesises one clause. `input` is in the engine's input language (for espeak-ng: text,
-   * possibly holding `[[...]]` phonemes). Returns when done or cancelled.
+   * Synthesises one clause at `rate` times the voice's own speaking rate. Every setting the
+   * engine keeps (voice, rate, pitch...) is set for each call, so nothing an earlier call did can
+   * change this one's audio. Throws on phonemes outside the engine's notation. Returns when done
+   * or cancelled.
    */
-  synthesize(input: string, voice: EngineVoice, sink: ChunkSink): void;
+  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void;
   /**
    * The phonemes the engine would speak for plain text, in IPA, for `--show phonemes`. (Phoneme
    * input needs no answer: the front-end that wrote it knows its IPA.)

@@ -1,5 +1,5 @@
 import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
-import type { ChunkSink, EngineDescriptor, EngineVoice, SpeechEngine } from './engine.ts';
+import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
 
 /**
  * A voice quality written as an espeak-ng variant file (the `voices/!v/` format): pitch,
@@ -69,14 +69,25 @@ function asEspeakVoice(voice: EngineVoice): EspeakVoice {
   return voice as EspeakVoice;
 }
 
+/**
+ * Phoneme input as Ijwi's front-ends write it: `[[...]]` groups of espeak-ng mnemonics (letters,
+ * digits, `@ ~ ^ * #` and the stress and length marks `' , :`) with clause punctuation between
+ * them. Anything else is refused before the engine sees it: phoneme input can only be read by
+ * the call that also reads SSML, so a `<`, a `&` or a `_^_` language switch must never get there.
+ */
+const PHONEME_INPUT = /^(?:\[\[[A-Za-z0-9@~^*#':, ]+\]\]|[ .,;:?!])+$/;
+
+/** espeak-ng's defaults for the settings Ijwi does not vary, restored for every call. */
+const NEUTRAL = { pitch: 50, range: 50, volume: 100 } as const;
+/** The speaking rates espeak-ng accepts, in words per minute. */
+const MIN_WPM = 80;
+const MAX_WPM = 450;
+
 class EspeakEngine implements SpeechEngine {
   readonly id = 'espeak-ng' as const;
   readonly #worker: ESpeakNGWorker;
   readonly #fs: ESpeakNGModule['FS'];
   readonly #written = new Set<string>();
-  // The voice set last, by name and rate. Voices reach a worker as structured clones, a new
-  // object per job, so comparing objects would call set_voice (about 1 ms) for every clause.
-  #currentVoice: string | undefined;
 
   constructor(worker: ESpeakNGWorker, fs: ESpeakNGModule['FS']) {
     this.#worker = worker;
@@ -87,34 +98,46 @@ class EspeakEngine implements SpeechEngine {
     return SAMPLE_RATE;
   }
 
-  synthesize(input: string, voice: EngineVoice, sink: ChunkSink): void {
-    this.#select(asEspeakVoice(voice));
-    this.#worker.synthesize(input, (samples) => {
+  /**
+   * Text goes through the call that reads neither SSML nor phoneme brackets (espeak-ng's flags
+   * 0; it also writes a phoneme trace, which costs nothing measurable): markup in it is spoken
+   * as the characters it is made of. Only checked phoneme input takes the SSML-reading call.
+   */
+  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
+    if (input.kind === 'phonemes' && !PHONEME_INPUT.test(input.phonemes))
+      throw new Error('phoneme input outside the espeak-ng notation Ijwi writes');
+    this.#select(asEspeakVoice(voice), rate);
+    const onChunk = (samples: Int16Array) => {
       if (sink.cancelled()) return true;
       if (samples.length > 0) sink.push(samples);
       return sink.cancelled();
-    });
+    };
+    if (input.kind === 'text') this.#worker.synthesize_and_get_phonemes(input.text, onChunk);
+    else this.#worker.synthesize(input.phonemes, onChunk);
   }
 
   phonemes(input: string, voice: EngineVoice): string {
-    this.#select(asEspeakVoice(voice));
+    this.#select(asEspeakVoice(voice), 1);
     const { ipa } = this.#worker.synthesize_ipa(input);
     return ipa.replace(/_/g, '').replace(/\s+/g, ' ').trim();
   }
 
-  #select(voice: EspeakVoice): void {
+  /**
+   * Sets every setting the engine keeps, for every call: the voice (about 0.3 ms, so it is never
+   * skipped on the strength of what an earlier call left behind), rate, pitch, range and volume.
+   */
+  #select(voice: EspeakVoice, rate: number): void {
     const name = `${voice.language}+ijwi-${voice.variant.id}`;
-    const key = `${name}@${voice.rate}`;
-    if (this.#currentVoice === key) return;
     if (!this.#written.has(voice.variant.id)) {
       this.#fs.writeFile(`${VARIANT_DIR}/ijwi-${voice.variant.id}`, renderVariantFile(voice.variant));
       this.#written.add(voice.variant.id);
     }
-    this.#currentVoice = undefined;
     const status = this.#worker.set_voice(name);
     if (status !== 0) throw new Error(`espeak-ng rejected voice ${voice.language}+${voice.variant.id}`);
-    this.#worker.set_rate(voice.rate);
-    this.#currentVoice = key;
+    this.#worker.set_rate(Math.min(MAX_WPM, Math.max(MIN_WPM, Math.round(voice.rate * rate))));
+    this.#worker.set_pitch(NEUTRAL.pitch);
+    this.#worker.set_range(NEUTRAL.range);
+    this.#worker.set_volume(NEUTRAL.volume);
   }
 }
 

@@ -3,12 +3,14 @@
  * as soon as the first chunk is spoken, so the first is kept short; no chunk is so long that
  * the next would stall behind it. Chunks end at sentence ends, then clause punctuation, then
  * word boundaries, in that order of preference, never inside a word, and keep their punctuation
- * so the engine gives each the right intonation and pause.
+ * so the engine gives each the right intonation and pause. A "word" longer than `maxChars` (a
+ * run of letters with no space) is cut into pieces of `maxChars`: a chunk's audio, which is what
+ * a stream holds for a client that does not read, stays bounded whatever the text.
  */
 export interface ClauseOptions {
   /** The first chunk is at most this long (unless its first word alone is longer). */
   readonly firstMaxChars: number;
-  /** No chunk is longer than this (unless one word alone is longer). */
+  /** No chunk is longer than this: a longer word is cut. */
   readonly maxChars: number;
 }
 
@@ -53,7 +55,7 @@ function pieces(text: string, pattern: RegExp): string[] {
 function splitWords(clause: string, firstLimit: number, limit: number): string[] {
   const out: string[] = [];
   let current = '';
-  for (const word of clause.split(' ')) {
+  for (const word of clause.split(' ').flatMap((w) => cutWord(w, limit))) {
     const max = out.length === 0 ? firstLimit : limit;
     if (current && current.length + 1 + word.length > max) {
       out.push(current);
@@ -64,4 +66,13 @@ function splitWords(clause: string, firstLimit: number, limit: number): string[]
   }
   if (current) out.push(current);
   return out;
+}
+
+/** A word cut into pieces of at most `limit` code points; the word itself when it fits. */
+function cutWord(word: string, limit: number): string[] {
+  if (word.length <= limit) return [word];
+  const characters = Array.from(word);
+  const pieces: string[] = [];
+  for (let i = 0; i < characters.length; i += limit) pieces.push(characters.slice(i, i + limit).join(''));
+  return pieces;
 }

@@ -1,32 +1,60 @@
+import type { EngineInput } from '../engines/engine.ts';
 import { englishVerbalizer } from './en/verbalizer.ts';
 import { frenchVerbalizer } from './fr/verbalizer.ts';
+import { ipaToEspeak } from './ipa.ts';
 import { createNormalizer } from './normalize.ts';
+import { readableText } from './readable.ts';
 import { kinyarwandaToEspeak, kinyarwandaToIpa } from './rw/g2p.ts';
 import { kinyarwandaVerbalizer } from './rw/verbalizer.ts';
-import type { LanguageCode } from './verbalizer.ts';
+import type { LanguageCode, Verbalizer } from './verbalizer.ts';
 
 /** What the pipeline needs from a language: text as spoken, and each clause as engine input. */
 export interface FrontEnd {
   /** Numbers, money, dates... spelled out in words; other text unchanged. */
   normalize(text: string): string;
-  /** One normalised clause as the engine reads it. */
-  engineInput(clause: string): string;
+  /** One normalised clause as the engine reads it; undefined when it holds nothing to say. */
+  engineInput(clause: string): EngineInput | undefined;
+  /**
+   * IPA a client gave (SSML `phoneme`, already checked by the parser) as the engine's phonemes;
+   * undefined when it holds no sound. Throws on a symbol the voice cannot say.
+   */
+  phonemeInput(ipa: string): EngineInput | undefined;
   /** IPA of a clause when the front-end itself knows it; otherwise the engine is asked. */
   readonly ipa?: (clause: string) => string;
 }
 
-// `[[` switches espeak-ng to phoneme input: user text must never carry it there.
-const ENGINE_MARKUP = /[[\]]/g;
-const plainText = (clause: string) => clause.replace(ENGINE_MARKUP, ' ');
+// The engine reads text as text only (see engines/engine.ts): nothing in it needs escaping.
+const plainText = (text: string): EngineInput => ({ kind: 'text', text });
+const kinyarwandaInput = (clause: string): EngineInput | undefined => {
+  const phonemes = kinyarwandaToEspeak(clause);
+  return phonemes === '' ? undefined : { kind: 'phonemes', phonemes };
+};
+
+/** The IPA reader of a language's voice: its symbols in the engine's phoneme notation. */
+const phonemesIn =
+  (language: LanguageCode) =>
+  (ipa: string): EngineInput | undefined => {
+    const converted = ipaToEspeak(language, ipa);
+    if (!converted.ok) throw new Error(`the ${language} voice cannot say the IPA symbol ${converted.symbol}`);
+    const mnemonics = converted.mnemonics.trim();
+    return mnemonics === '' ? undefined : { kind: 'phonemes', phonemes: `[[${mnemonics}]]` };
+  };
+
+/** A language's normaliser, behind the skip of characters its voices cannot read (readable.ts). */
+function normalizerOf(verbalizer: Verbalizer): (text: string) => string {
+  const normalize = createNormalizer(verbalizer);
+  return (text) => normalize(readableText(text, verbalizer.language));
+}
 
 const frontEnds: Readonly<Record<LanguageCode, FrontEnd>> = {
   rw: {
-    normalize: createNormalizer(kinyarwandaVerbalizer),
-    engineInput: kinyarwandaToEspeak,
+    normalize: normalizerOf(kinyarwandaVerbalizer),
+    engineInput: kinyarwandaInput,
+    phonemeInput: phonemesIn('rw'),
     ipa: kinyarwandaToIpa,
   },
-  en: { normalize: createNormalizer(englishVerbalizer), engineInput: plainText },
-  fr: { normalize: createNormalizer(frenchVerbalizer), engineInput: plainText },
+  en: { normalize: normalizerOf(englishVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('en') },
+  fr: { normalize: normalizerOf(frenchVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('fr') },
 };
 
 /** The front-end of a language. */

@@ -53,8 +53,10 @@ const NUMBER_START = '(?<!\\p{N})(?<!\\p{N}[.,])';
 const NUMBER_END = '(?![.,]?\\p{N})';
 // A minus sign only where it cannot be a hyphen or a range dash (`COVID-19`, `2020-2021`).
 const SIGN = '(?:(?<![\\p{L}\\p{N}.,\\-\\u2212])([-\\u2212]))?';
-const CURRENCY = 'US\\$|RWF|RWf|Frw|FRW|frw|USD|EUR|\\$|€';
-const CURRENCY_CODES: Readonly<Record<string, CurrencyCode>> = {
+/** The spellings of currencies the normaliser reads, as a regular-expression alternation. */
+export const CURRENCY = 'US\\$|RWF|RWf|Frw|FRW|frw|USD|EUR|\\$|€';
+/** Each spelling of `CURRENCY` -> its ISO code. */
+export const CURRENCY_CODES: Readonly<Record<string, CurrencyCode>> = {
   RWF: 'RWF',
   RWf: 'RWF',
   Frw: 'RWF',

@@ -115,6 +115,75 @@ const migrations: Record<string, Migration> = {
         where ledger.id = totals.id`.execute(db);
     },
   },
+  '0004_ledger_refunds': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // Refunds: `refund` (a charge's tokens back) and `free_use_refund` (a free generation back),
+      // each carrying the refunded request's id. That needs two new kinds in the sign check and a
+      // request id on two entries, where 0001 made it unique outright. SQLite changes neither a
+      // check nor a column's uniqueness in place, so the table is rebuilt the portable way. The
+      // rename comes first: on PostgreSQL it locks the old table at once, so an older instance's
+      // charge waits for the migration and then lands in the new table, never in the copied one.
+      // Names that index-backed constraints share across a PostgreSQL schema are created only
+      // once the old table (and its indexes) is dropped.
+      await db.schema.alterTable('ledger').renameTo('ledger_0003').execute();
+      await db.schema
+        .createTable('ledger')
+        // Unnamed, so PostgreSQL picks a name the old table's primary key does not hold.
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('tokens', 'integer', (c) => c.notNull())
+        .addColumn('characters', 'integer')
+        .addColumn('language', 'text')
+        .addColumn('seconds', 'double precision')
+        .addColumn('request_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('balance_after', 'bigint', (c) => c.notNull().check(sql`balance_after >= 0`))
+        .addColumn('free_uses_after', 'integer', (c) => c.notNull().check(sql`free_uses_after >= 0`))
+        // As in 0001, plus refunds: they give back (tokens > 0, or a free use at 0 tokens) and
+        // always name the request they reverse.
+        .addCheckConstraint(
+          'ledger_kind_sign',
+          sql`(kind = 'top_up' and tokens > 0) or (kind = 'charge' and tokens < 0) or (kind = 'free_use' and tokens = 0)
+            or (kind = 'refund' and tokens > 0 and request_id is not null)
+            or (kind = 'free_use_refund' and tokens = 0 and request_id is not null)`,
+        )
+        .execute();
+      await sql`
+        insert into ledger (id, account_id, seq, kind, tokens, characters, language, seconds,
+          request_id, created_at, balance_after, free_uses_after)
+        select id, account_id, seq, kind, tokens, characters, language, seconds,
+          request_id, created_at, balance_after, free_uses_after
+        from ledger_0003`.execute(db);
+      await db.schema.dropTable('ledger_0003').execute();
+      // Per-account sequence, as in 0001: a writer that slipped past the account lock collides.
+      await db.schema
+        .createIndex('ledger_account_seq')
+        .on('ledger')
+        .columns(['account_id', 'seq'])
+        .unique()
+        .execute();
+      // One request is charged at most once and refunded at most once, even by a retried commit.
+      await db.schema
+        .createIndex('ledger_request_charged')
+        .on('ledger')
+        .column('request_id')
+        .unique()
+        .where(sql<boolean>`kind in ('charge', 'free_use')`)
+        .execute();
+      await db.schema
+        .createIndex('ledger_request_refunded')
+        .on('ledger')
+        .column('request_id')
+        .unique()
+        .where(sql<boolean>`kind in ('refund', 'free_use_refund')`)
+        .execute();
+      // Look-ups by request (is it charged, what to refund): the partial indexes above serve only
+      // queries that repeat their conditions.
+      await db.schema.createIndex('ledger_request').on('ledger').column('request_id').execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   ApiKeyRepository,
   LedgerEntry,
+  LedgerKind,
   LedgerRepository,
   LedgerSummary,
   LockedLedger,
@@ -152,6 +153,15 @@ function newestEntry(db: Kysely<Schema> | Transaction<Schema>, accountId: string
     .executeTakeFirst();
 }
 
+// How each kind of entry changes the count of free generations used.
+const FREE_USE_CHANGE: Readonly<Record<LedgerKind, number>> = {
+  top_up: 0,
+  charge: 0,
+  free_use: 1,
+  refund: 0,
+  free_use_refund: -1,
+};
+
 interface Totals {
   readonly seq: number;
   readonly summary: LedgerSummary;
@@ -193,13 +203,24 @@ class SqlLockedLedger implements LockedLedger {
     return row !== undefined;
   }
 
+  async requestEntries(requestId: string): Promise<LedgerEntry[]> {
+    const rows = await this.#trx
+      .selectFrom('ledger')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .where('account_id', '=', this.#accountId)
+      .orderBy('seq', 'asc')
+      .execute();
+    return rows.map(toLedgerEntry);
+  }
+
   async append(entry: NewLedgerEntry): Promise<LedgerEntry> {
     const before = await this.#current();
     const after: Totals = {
       seq: before.seq + 1,
       summary: {
         balance: before.summary.balance + entry.tokens,
-        freeUses: before.summary.freeUses + (entry.kind === 'free_use' ? 1 : 0),
+        freeUses: before.summary.freeUses + FREE_USE_CHANGE[entry.kind],
       },
     };
     const row: Selectable<LedgerTable> = {

@@ -1,3 +1,5 @@
+import type { LedgerKind } from '../../accounts/repositories.ts';
+
 // Table shapes as kysely sees them. Column names are snake_case in the database and camelCase in
 // the records the repositories return (see the mapping functions next to each repository).
 
@@ -23,7 +25,7 @@ export interface LedgerTable {
   id: string;
   account_id: string;
   seq: number;
-  kind: 'top_up' | 'charge' | 'free_use';
+  kind: LedgerKind;
   tokens: number;
   characters: number | null;
   language: string | null;

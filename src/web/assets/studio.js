@@ -29,7 +29,7 @@ function studio(form) {
     charsPerToken: Number(data.charsPerToken),
     tokenCents: Number(data.tokenCents),
     freeGenerations: Number(data.freeGenerations),
-    secondsPerCharacter: Number(data.secondsPerCharacter),
+    secondsPerCharacter: JSON.parse(data.secondsPerCharacter ?? '{}'),
     freeMaxSeconds: Number(data.freeMaxSeconds),
   };
   // What the account has, as last reported by the server (the page, then each response's headers).
@@ -45,7 +45,10 @@ function studio(form) {
   // short audio, then tokens), so the price shown is the price paid.
   function priceText(count) {
     if (language.value === 'rw') return 'Free in the studio';
-    if (account.freeUses > 0 && count * config.secondsPerCharacter < config.freeMaxSeconds) {
+    if (
+      account.freeUses > 0 &&
+      count * (config.secondsPerCharacter[language.value] ?? Infinity) < config.freeMaxSeconds
+    ) {
       return `Uses 1 of your ${account.freeUses} free generations`;
     }
     const tokens = Math.max(1, Math.ceil(count / config.charsPerToken));

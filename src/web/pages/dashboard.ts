@@ -77,21 +77,38 @@ function keysTable(options: DashboardPageOptions): SafeHtml {
   </table></div>`;
 }
 
+// What a ledger entry was and what it cost. A refund is a stream whose caller left before its
+// first audio: it gives back the tokens, or the free generation, of that request's charge.
+function usageCells(entry: LedgerEntry): { what: SafeHtml; cost: SafeHtml } {
+  switch (entry.kind) {
+    case 'top_up':
+      return {
+        what: html`<span class="badge badge-accent">Top-up</span>`,
+        cost: html`<span class="positive">+${plural(entry.tokens, 'token')}</span>`,
+      };
+    case 'refund':
+      return {
+        what: html`<span class="badge">Refund</span>`,
+        cost: html`<span class="positive">+${plural(entry.tokens, 'token')}</span>`,
+      };
+    case 'free_use_refund':
+      return {
+        what: html`<span class="badge">Refund</span>`,
+        cost: html`<span class="badge">Free use back</span>`,
+      };
+    case 'free_use':
+      return { what: html`${languageName(entry.language)}`, cost: html`<span class="badge">Free</span>` };
+    case 'charge':
+      return { what: html`${languageName(entry.language)}`, cost: html`${plural(-entry.tokens, 'token')}` };
+  }
+}
+
 function usageTable(ledger: readonly LedgerEntry[]): SafeHtml {
   if (ledger.length === 0) {
     return html`<p class="empty">Nothing yet. Generations through the API and English or French in the studio appear here.</p>`;
   }
   const rows = ledger.map((entry) => {
-    const what =
-      entry.kind === 'top_up'
-        ? html`<span class="badge badge-accent">Top-up</span>`
-        : html`${languageName(entry.language)}`;
-    const cost =
-      entry.kind === 'top_up'
-        ? html`<span class="positive">+${plural(entry.tokens, 'token')}</span>`
-        : entry.kind === 'free_use'
-          ? html`<span class="badge">Free</span>`
-          : html`${plural(-entry.tokens, 'token')}`;
+    const { what, cost } = usageCells(entry);
     return html`<tr>
       <td data-label="Date">${dateTime(entry.createdAt)}</td>
       <td data-label="Language">${what}</td>

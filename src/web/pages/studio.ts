@@ -16,8 +16,8 @@ export interface StudioPageOptions {
   readonly charsPerToken: number;
   readonly maxChars: number;
   readonly requestsPerMinute: number;
-  /** The duration estimate the server bills free uses by, so the page predicts the same outcome. */
-  readonly secondsPerCharacter: number;
+  /** The audio bound per character, by language, that the server decides free uses by, so the page predicts the same outcome. */
+  readonly secondsPerCharacter: Readonly<Record<string, number>>;
 }
 
 // One sentence per language for people who arrive with nothing to type.
@@ -52,7 +52,7 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
       data-free-uses="${options.freeUsesRemaining}"
       data-free-generations="${FREE_GENERATIONS}"
       data-balance="${options.balance}"
-      data-seconds-per-character="${options.secondsPerCharacter}"
+      data-seconds-per-character="${JSON.stringify(options.secondsPerCharacter)}"
       data-free-max-seconds="${FREE_MAX_SECONDS}"
       data-minimum-top-up="${MINIMUM_TOP_UP}">
       <div class="studio-text">

@@ -50,8 +50,15 @@ describe('splitClauses', () => {
     assert.deepEqual(splitClauses('', options), []);
   });
 
-  it('keeps a word longer than the limit whole', () => {
-    const word = 'a'.repeat(150);
+  it('keeps a word longer than the first limit whole, and cuts one longer than the limit', () => {
+    const word = 'a'.repeat(options.maxChars);
     assert.deepEqual(splitClauses(word, options), [word]);
+    const run = 'b'.repeat(options.maxChars * 3 + 7);
+    const chunks = splitClauses(`Hello ${run}`, options);
+    assert.ok(
+      chunks.every((c) => c.length <= options.maxChars),
+      chunks.join('|'),
+    );
+    assert.equal(chunks.join('').replace(/ /g, ''), `Hello${run}`);
   });
 });

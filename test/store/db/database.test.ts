@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { BillingService } from '../../../src/accounts/billing.ts';
+import type { LedgerKind } from '../../../src/accounts/repositories.ts';
 import { type DatabaseSource, openDatabase } from '../../../src/store/db/database.ts';
 import { migrationNames } from '../../../src/store/db/migrations.ts';
 import { describeEachDatabase } from '../../helpers/databases.ts';
@@ -86,8 +87,9 @@ describeEachDatabase('database', (context) => {
       const insert = (row: {
         id: string;
         seq: number;
-        kind: 'top_up' | 'charge' | 'free_use';
+        kind: LedgerKind;
         tokens: number;
+        request_id?: string | null;
         balance_after?: number;
         free_uses_after?: number;
       }) =>
@@ -108,8 +110,29 @@ describeEachDatabase('database', (context) => {
         insert({ id: 'led_8', seq: 1, kind: 'top_up', tokens: 300, free_uses_after: -1 }),
         /check/i,
       );
+      // A refund gives back, and names the request it reverses.
+      await assert.rejects(
+        insert({ id: 'led_9', seq: 1, kind: 'refund', tokens: -1, request_id: 'req_x' }),
+        /check/i,
+      );
+      await assert.rejects(insert({ id: 'led_10', seq: 1, kind: 'refund', tokens: 1 }), /check/i);
+      await assert.rejects(
+        insert({ id: 'led_11', seq: 1, kind: 'free_use_refund', tokens: 1, request_id: 'req_x' }),
+        /check/i,
+      );
       await insert({ id: 'led_4', seq: 1, kind: 'top_up', tokens: 300 });
       await assert.rejects(insert({ id: 'led_5', seq: 1, kind: 'charge', tokens: -1 }), /unique/i);
+      // One charge and one refund per request, whatever their kinds.
+      await insert({ id: 'led_12', seq: 2, kind: 'charge', tokens: -1, request_id: 'req_once' });
+      await assert.rejects(
+        insert({ id: 'led_13', seq: 3, kind: 'free_use', tokens: 0, request_id: 'req_once' }),
+        /unique/i,
+      );
+      await insert({ id: 'led_14', seq: 3, kind: 'refund', tokens: 1, request_id: 'req_once' });
+      await assert.rejects(
+        insert({ id: 'led_15', seq: 4, kind: 'free_use_refund', tokens: 0, request_id: 'req_once' }),
+        /unique/i,
+      );
       await assert.rejects(
         db.kysely
           .insertInto('ledger')
@@ -128,9 +151,9 @@ describeEachDatabase('database', (context) => {
       // two accounts interleaved, one written out of seq order.
       await sql`alter table ledger drop column balance_after`.execute(before.kysely);
       await sql`alter table ledger drop column free_uses_after`.execute(before.kysely);
-      await sql`delete from kysely_migration where name = '0003_ledger_running_totals'`.execute(
-        before.kysely,
-      );
+      // The migrations after it go too, so they run again on the entries below (as they would
+      // on a database of that time).
+      await sql`delete from kysely_migration where name >= '0003'`.execute(before.kysely);
       const other = { ...account, id: 'acct_store0000000000002' };
       await before.accounts.insert(account);
       await before.accounts.insert(other);

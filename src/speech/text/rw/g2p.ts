@@ -58,10 +58,13 @@ const GRAPHEMES: Readonly<Record<string, readonly (readonly [string, Kind])[]>> 
 };
 const GRAPHEME = /sh|ny|cy|jy|pf|ts|[a-z]/g;
 
-// The mnemonic of each sound in the phoneme table of espeak-ng's `sw` voice, each checked by
-// synthesising it (test/speech/text/rw/g2p.test.ts). `R` would be a trill and `r` an
-// approximant there; `*` is the tap.
-const ESPEAK: ReadonlyMap<string, string> = new Map([
+/**
+ * Broad IPA -> the mnemonic of each sound in the phoneme table of espeak-ng's `sw` voice, each
+ * checked by synthesising it (test/speech/text/rw/g2p.test.ts). `R` would be a trill and `r` an
+ * approximant there; `*` is the tap. Also the core of what SSML `phoneme` accepts for `rw`
+ * (../ipa.ts).
+ */
+export const ESPEAK: ReadonlyMap<string, string> = new Map([
   ['a', 'a'],
   ['e', 'e'],
   ['i', 'i'],

@@ -1,0 +1,233 @@
+/**
+ * IPA a client wrote (SSML `phoneme`) -> the phoneme mnemonics of the espeak-ng voice that
+ * speaks each language, to go inside `[[ ]]`. Only symbols in the language's table are
+ * accepted: a symbol the voice has no phoneme for is refused, never guessed, so what a client
+ * hears is what it wrote. Each mnemonic was checked against the voices' phoneme tables
+ * (espeak-ng `phsource/ph_english`, `ph_english_us`, `ph_french`, `ph_swahili`, `phonemes`) and by
+ * synthesising it (test/speech/text/ipa.test.ts); the choices are listed in ../ssml/README.md.
+ */
+import { ESPEAK as SWAHILI_VOICE } from './rw/g2p.ts';
+import type { LanguageCode } from './verbalizer.ts';
+
+export type IpaConversion =
+  | { readonly ok: true; readonly mnemonics: string }
+  | { readonly ok: false; readonly symbol: string };
+
+// Tie bars above and below: `t͡ʃ`, `t͜ʃ` and `tʃ` are one affricate.
+const TIE_BARS = /[\u0361\u035C]/g;
+
+function table(entries: Iterable<readonly [string, string]>): ReadonlyMap<string, string> {
+  return new Map(
+    Array.from(entries, ([ipa, mnemonic]) => [ipa.normalize('NFC').replace(TIE_BARS, ''), mnemonic]),
+  );
+}
+
+// Each language writes its own r with the plain letter in dictionaries, so `r` is that r:
+// the tap in Kinyarwanda, the approximant in English, the uvular fricative in French.
+const KINYARWANDA = table([
+  ...SWAHILI_VOICE,
+  ['g', 'g'],
+  ['r', '*'],
+  ['l', 'l'],
+  ['dʒ', 'dZ'],
+  ['ʧ', 'tS'],
+  ['ʤ', 'dZ'],
+  ['ʦ', 'ts'],
+  ['x', 'x'],
+  ['ɣ', 'Q'],
+  ['θ', 'T'],
+  ['ð', 'D'],
+]);
+
+// Mnemonics present in both `en-us` and `en-wi` (the table of `en-029`, African English).
+const ENGLISH = table([
+  ['ə', '@'],
+  ['ɚ', '3'],
+  ['ɜ', '3:'],
+  ['ɜː', '3:'],
+  ['ɝ', '3:'],
+  ['ɝː', '3:'],
+  ['æ', 'a'],
+  ['a', 'a'],
+  ['ɑ', 'A:'],
+  ['ɑː', 'A:'],
+  ['ɒ', '0'],
+  ['ɔ', 'O'],
+  ['ɔː', 'O:'],
+  ['ʌ', 'V'],
+  ['ɪ', 'I'],
+  ['i', 'i'],
+  ['iː', 'i:'],
+  ['ʊ', 'U'],
+  ['u', 'u'],
+  ['uː', 'u:'],
+  ['e', 'e'],
+  ['ɛ', 'E'],
+  ['o', 'o'],
+  ['oː', 'o:'],
+  ['eɪ', 'eI'],
+  ['aɪ', 'aI'],
+  ['aʊ', 'aU'],
+  ['oʊ', 'oU'],
+  ['əʊ', 'oU'],
+  ['ɔɪ', 'OI'],
+  ['ɪə', 'i@'],
+  ['eə', 'e@'],
+  ['ɛə', 'e@'],
+  ['ʊə', 'U@'],
+  ['l̩', '@L'],
+  ['p', 'p'],
+  ['b', 'b'],
+  ['t', 't'],
+  ['d', 'd'],
+  ['k', 'k'],
+  ['ɡ', 'g'],
+  ['g', 'g'],
+  ['f', 'f'],
+  ['v', 'v'],
+  ['θ', 'T'],
+  ['ð', 'D'],
+  ['s', 's'],
+  ['z', 'z'],
+  ['ʃ', 'S'],
+  ['ʒ', 'Z'],
+  ['h', 'h'],
+  ['x', 'x'],
+  ['m', 'm'],
+  ['n', 'n'],
+  ['ŋ', 'N'],
+  ['l', 'l'],
+  ['ɫ', 'l'],
+  ['ɹ', 'r'],
+  ['r', 'r'],
+  ['ɾ', '*'],
+  ['j', 'j'],
+  ['w', 'w'],
+  ['tʃ', 'tS'],
+  ['dʒ', 'dZ'],
+  ['ʧ', 'tS'],
+  ['ʤ', 'dZ'],
+]);
+
+// The `fr` voice has no separate [ɑ] (nor has most of today's French): it is said [a].
+const FRENCH = table([
+  ['a', 'a'],
+  ['ɑ', 'a'],
+  ['e', 'e'],
+  ['ɛ', 'E'],
+  ['i', 'i'],
+  ['o', 'o'],
+  ['ɔ', 'O'],
+  ['u', 'u'],
+  ['y', 'y'],
+  ['ø', 'Y'],
+  ['œ', 'W'],
+  ['ə', '@'],
+  ['ɑ̃', 'A~'],
+  ['ɛ̃', 'E~'],
+  ['ɔ̃', 'O~'],
+  ['œ̃', 'W~'],
+  ['p', 'p'],
+  ['b', 'b'],
+  ['t', 't'],
+  ['d', 'd'],
+  ['k', 'k'],
+  ['ɡ', 'g'],
+  ['g', 'g'],
+  ['f', 'f'],
+  ['v', 'v'],
+  ['s', 's'],
+  ['z', 'z'],
+  ['ʃ', 'S'],
+  ['ʒ', 'Z'],
+  ['m', 'm'],
+  ['n', 'n'],
+  ['ɲ', 'n^'],
+  ['ŋ', 'N'],
+  ['l', 'l'],
+  ['ʁ', 'r'],
+  ['r', 'r'],
+  ['j', 'j'],
+  ['w', 'w'],
+  // espeak-ng's own [ɥ] (`j.`) is the vowel `y` before another vowel.
+  ['ɥ', 'y'],
+  ['tʃ', 'tS'],
+  ['dʒ', 'dZ'],
+  ['ʧ', 'tS'],
+  ['ʤ', 'dZ'],
+]);
+
+/** IPA symbol (NFC, without tie bars) -> espeak-ng mnemonic, for the voice of each language. */
+export const IPA_TABLES: Readonly<Record<LanguageCode, ReadonlyMap<string, string>>> = {
+  rw: KINYARWANDA,
+  en: ENGLISH,
+  fr: FRENCH,
+};
+
+// Marks every table accepts: stress and length become espeak-ng's own, a syllable break is
+// dropped (phoneme input has none), whitespace separates words.
+const MARKS: Readonly<Record<string, string>> = { ˈ: "'", ˌ: ',', '.': '' };
+const LENGTH = 'ː';
+const WHITESPACE = /\s/u;
+const COMBINING = /\p{M}/u;
+
+const longestKey = (map: ReadonlyMap<string, string>) => Math.max(...Array.from(map.keys(), (k) => k.length));
+const LONGEST: Readonly<Record<LanguageCode, number>> = {
+  rw: longestKey(KINYARWANDA),
+  en: longestKey(ENGLISH),
+  fr: longestKey(FRENCH),
+};
+
+/** The symbol at `index` as a person sees it: one character with the combining marks after it. */
+function symbolAt(ipa: string, index: number): string {
+  const first = String.fromCodePoint(ipa.codePointAt(index) ?? 0);
+  let end = index + first.length;
+  while (end < ipa.length && COMBINING.test(ipa.charAt(end))) end++;
+  return ipa.slice(index, end);
+}
+
+/**
+ * Converts IPA to the espeak-ng phoneme mnemonics of the voice that speaks `language` (`rw`: the
+ * `sw` voice, `en`: `en-us` and `en-029`, `fr`: `fr`), longest symbol first: `ˈ` and `ˌ` become
+ * stress marks, `ː` lengthens, a `.` syllable break is dropped, whitespace separates words, and
+ * affricates are accepted with or without a tie bar. The result uses only the characters
+ * `[A-Za-z0-9@~^*':,]` and single spaces and is meant to go inside `[[ ]]`. The first symbol
+ * that is not in the language's table is returned instead, with its combining marks.
+ */
+export function ipaToEspeak(language: LanguageCode, ipa: string): IpaConversion {
+  const map = IPA_TABLES[language];
+  const text = ipa.normalize('NFC').replace(TIE_BARS, '');
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const char = text.charAt(i);
+    if (WHITESPACE.test(char)) {
+      if (out !== '' && !out.endsWith(' ')) out += ' ';
+      i++;
+      continue;
+    }
+    const mark = MARKS[char];
+    if (mark !== undefined) {
+      out += mark;
+      i++;
+      continue;
+    }
+    if (char === LENGTH) {
+      if (!out.endsWith(':')) out += ':';
+      i++;
+      continue;
+    }
+    let matched = false;
+    for (let length = Math.min(LONGEST[language], text.length - i); length > 0; length--) {
+      const mnemonic = map.get(text.slice(i, i + length));
+      // A match must not leave a combining mark of its last symbol behind (`a` in `ã`).
+      if (mnemonic === undefined || COMBINING.test(text.charAt(i + length))) continue;
+      out += mnemonic;
+      i += length;
+      matched = true;
+      break;
+    }
+    if (!matched) return { ok: false, symbol: symbolAt(text, i) };
+  }
+  return { ok: true, mnemonics: out.trimEnd() };
+}
