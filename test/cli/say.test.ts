@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// The `say` command passes the same gate as the API: control characters refused with their
+// position, SSML parsed by Ijwi with --ssml, and markup in plain text read as text.
+
+const script = fileURLToPath(new URL('../../src/cli/say.ts', import.meta.url));
+let dir: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ijwi-say-'));
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function say(args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', script, ...args], (error, _stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr });
+    });
+  });
+}
+
+/** The longest run of silence, in seconds, in a 16-bit mono WAV that `say` wrote. */
+function longestSilence(file: string): number {
+  const wav = readFileSync(file);
+  const rate = wav.readUInt32LE(24);
+  let longest = 0;
+  let run = 0;
+  for (let at = 44; at + 1 < wav.byteLength; at += 2) {
+    run = Math.abs(wav.readInt16LE(at)) < 64 ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest / rate;
+}
+
+describe('npm run say', () => {
+  it('refuses a control character with its position, writing nothing', async () => {
+    const out = join(dir, 'nul.wav');
+    const { code, stderr } = await say(['--language', 'en', 'Hello\u0007 there', '--out', out]);
+    assert.equal(code, 2);
+    assert.match(stderr, /U\+0007 at position 5/);
+  });
+
+  it('reads SSML with --ssml, and SSML without it as text', async () => {
+    const document = '<speak>Please hold.<break time="2s"/>Thank you.</speak>';
+    const ssml = join(dir, 'ssml.wav');
+    const text = join(dir, 'text.wav');
+    assert.equal((await say(['--language', 'en', '--ssml', document, '--out', ssml])).code, 0);
+    assert.equal((await say(['--language', 'en', document, '--out', text])).code, 0);
+    assert.ok(longestSilence(ssml) >= 1.9, `the break: ${longestSilence(ssml)} s of silence`);
+    assert.ok(longestSilence(text) < 1, `read as text: ${longestSilence(text)} s of silence`);
+    const bad = await say(['--language', 'en', '--ssml', '<speak><voice>x</voice></speak>', '--out', ssml]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /<voice> at line 1, column 8/);
+  });
+});
