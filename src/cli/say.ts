@@ -3,12 +3,13 @@ import { parseArgs } from 'node:util';
 import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import { engines } from '../speech/engines/registry.ts';
 import { readInputText } from '../speech/input-text.ts';
 import { EnginePool } from '../speech/pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
 import { frontEndFor } from '../speech/text/front-end.ts';
-import { findVoice, type Voice } from '../speech/voices.ts';
+import { findVoice, type Voice, voices } from '../speech/voices.ts';
 import { codePointCount } from '../unicode.ts';
 
 const usage = `usage: npm run say -- [options] "text to speak"
@@ -23,7 +24,8 @@ const usage = `usage: npm run say -- [options] "text to speak"
                    "text_type": "ssml" does
   --show           normalized: print the text as it will be spoken
                    phonemes: print the phonemes of each chunk
-                   (both without synthesising)`;
+                   engine: list every voice with the engine that speaks it
+                   (all without synthesising)`;
 
 class UsageError extends Error {}
 
@@ -46,6 +48,7 @@ function parseCommandLine(argv: string[]) {
     },
   });
   if (values.help) throw new UsageError('');
+  if (values.show === 'engine') return { show: 'engine' } as const;
   const text = positionals.join(' ').trim();
   if (!text) throw new UsageError('give the text to speak');
   const speakerId = Number(values.speaker);
@@ -58,7 +61,7 @@ function parseCommandLine(argv: string[]) {
     if (!format) throw new UsageError(`unknown format "${values.format}"`);
   }
   if (values.show !== undefined && values.show !== 'normalized' && values.show !== 'phonemes') {
-    throw new UsageError('--show takes normalized or phonemes');
+    throw new UsageError('--show takes normalized, phonemes or engine');
   }
   if (values.show === undefined && !values.out) throw new UsageError('give --out FILE');
   if (values.raw && !format) throw new UsageError('--raw needs --format');
@@ -71,6 +74,16 @@ function parseCommandLine(argv: string[]) {
     maxSeconds: audioBoundSeconds(voice.language, codePointCount(text), textType),
   };
   return { text, speech, voice, format, out: values.out, raw: values.raw, show: values.show };
+}
+
+/** Every voice of the catalogue with the engine that speaks it. */
+function showEngines(): void {
+  for (const voice of voices) {
+    const engine = engines[voice.engineVoice.engine];
+    process.stdout.write(
+      `${voice.language} ${voice.speakerId} ${voice.name}: ${engine.name} (${engine.id})\n`,
+    );
+  }
 }
 
 async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice): Promise<void> {
@@ -134,7 +147,9 @@ async function main(): Promise<void> {
     process.exitCode = error.message ? 2 : 0;
     return;
   }
-  if (args.show === 'normalized' || args.show === 'phonemes') await show(args.show, args.text, args.voice);
+  if (args.show === 'engine') showEngines();
+  else if (args.show === 'normalized' || args.show === 'phonemes')
+    await show(args.show, args.text, args.voice);
   else if (args.out) await speak(args.speech, args.voice, args.format, args.out, args.raw);
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { voices } from '../../src/speech/voices.ts';
 
 // The `say` command passes the same gate as the API: control characters refused with their
 // position, SSML parsed by Ijwi with --ssml, and markup in plain text read as text.
@@ -46,6 +47,26 @@ describe('npm run say', () => {
     const { code, stderr } = await say(['--language', 'en', 'Hello\u0007 there', '--out', out]);
     assert.equal(code, 2);
     assert.match(stderr, /U\+0007 at position 5/);
+  });
+
+  it('lists every voice with the engine that speaks it', async () => {
+    const listed = await new Promise<string>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', script, '--show', 'engine'], (_error, stdout) =>
+        resolve(stdout),
+      );
+    });
+    const lines = listed.trim().split('\n');
+    assert.equal(lines.length, voices.length);
+    for (const voice of voices) {
+      assert.ok(
+        lines.some(
+          (l) =>
+            l.startsWith(`${voice.language} ${voice.speakerId} ${voice.name}:`) &&
+            l.includes(`(${voice.engineVoice.engine})`),
+        ),
+        voice.name,
+      );
+    }
   });
 
   it('reads SSML with --ssml, and SSML without it as text', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { findVoice } from '../../src/speech/voices.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 
 describe('GET /api/v1/voices.php', () => {
@@ -29,12 +30,19 @@ describe('GET /api/v1/voices.php', () => {
       assert.deepEqual(rw.billing, { api: 'tokens', studio: 'free' });
       assert.equal(rw.default_speaker_id, 0);
       assert.deepEqual(Object.keys(rw.voices[0]).sort(), [
+        'engine',
         'gender',
         'group',
         'name',
         'sample_rate',
         'speaker_id',
       ]);
+      // Each voice names the engine that speaks it, as the catalogue says.
+      for (const language of body.languages) {
+        for (const voice of language.voices) {
+          assert.equal(voice.engine, findVoice(language.code, voice.speaker_id)?.engineVoice.engine);
+        }
+      }
       assert.equal(body.languages[1].voices[3].group, 'african-english');
       const defaults = body.formats.filter((f: { default: boolean }) => f.default);
       assert.deepEqual(

@@ -25,6 +25,7 @@ export function voiceCatalogue(limits: Limits): VoiceCatalogue {
         group: v.group,
         gender: v.gender,
         sample_rate: v.sampleRate,
+        engine: v.engineVoice.engine,
       })),
     })),
     formats: Object.values(streamFormats).map((f) => ({

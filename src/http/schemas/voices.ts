@@ -1,6 +1,8 @@
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { streamFormatNames, streamFormats } from '../../speech/audio/formats.ts';
+import type { EngineId } from '../../speech/engines/engine.ts';
+import { engines } from '../../speech/engines/registry.ts';
 import { languages, voices } from '../../speech/voices.ts';
 import { tags } from '../openapi.ts';
 import type { Limits } from '../routes/voices.ts';
@@ -26,6 +28,9 @@ export function voiceCatalogueSchema(limits: Limits) {
             group: z.enum(unique(voices.map((v) => v.group))),
             gender: z.enum(unique(voices.map((v) => v.gender))),
             sample_rate: z.int().meta({ description: 'The native rate of the voice and of its WAV files.' }),
+            engine: z.enum(Object.keys(engines) as [EngineId, ...EngineId[]]).meta({
+              description: 'The speech engine that speaks the voice.',
+            }),
           }),
         ),
       }),
