@@ -9,7 +9,7 @@ export interface EngineVoice {
   readonly engine: EngineId;
 }
 
-export type EngineId = 'espeak-ng';
+export type EngineId = 'espeak-ng' | 'flite';
 
 /**
  * What an engine is asked to speak. Text is read as text and nothing else: an engine must make

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeMulaw } from '../../../src/speech/audio/g711.ts';
+import { littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
+import type { EngineInput } from '../../../src/speech/engines/engine.ts';
+import {
+  type FliteVoice,
+  type FliteVoiceName,
+  fliteArguments,
+} from '../../../src/speech/engines/flite/flite.ts';
+import { EnginePool } from '../../../src/speech/pool.ts';
+import type { OutputSpec } from '../../../src/speech/pool-protocol.ts';
+import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
+
+// The Flite engine through the real worker pool, as the pipeline uses it: every voice, every
+// kind of output, determinism, cancellation, and text that looks like markup or options.
+
+const voice = (name: FliteVoiceName, more: Partial<FliteVoice> = {}): FliteVoice => ({
+  engine: 'flite',
+  voice: name,
+  stretch: 1,
+  ...more,
+});
+const text = (words: string): EngineInput => ({ kind: 'text', text: words });
+const SENTENCE = 'Good morning, thank you for calling the clinic. How can I help you today?';
+const WORDS = SENTENCE.split(' ').length;
+const native16k: OutputSpec = { sampleRate: 16_000, encoding: 'pcm_s16le' };
+const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
+const pcm24k: OutputSpec = { sampleRate: 24_000, encoding: 'pcm_s16le' };
+
+async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const bytes of stream) parts.push(bytes);
+  return Buffer.concat(parts);
+}
+
+describe('Flite engine', () => {
+  let pool: EnginePool;
+  const speak = (input: EngineInput, v: FliteVoice, output: OutputSpec, rate = 1) =>
+    collect(pool.synthesize({ input, voice: v, output, rate }));
+
+  before(async () => {
+    pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] } });
+  });
+  after(() => pool.close());
+
+  it('speaks every voice, non-silent and of a plausible length, in every kind of output', async () => {
+    for (const name of ['slt', 'rms', 'awb', 'kal16', 'kal'] as const) {
+      const rate = name === 'kal' ? 8000 : 16_000;
+      const own = littleEndianBytesToInt16(
+        await speak(text(SENTENCE), voice(name), { ...native16k, sampleRate: rate }),
+      );
+      const seconds = own.length / rate;
+      // 13 words: 0.2 to 0.6 s a word.
+      assert.ok(seconds > WORDS * 0.2 && seconds < WORDS * 0.6, `${name}: ${seconds} s`);
+      assert.ok(voicedShare(own, rate) > 0.3, `${name} is speech, not silence`);
+      const telephone = decodeMulaw(await speak(text(SENTENCE), voice(name), mulaw));
+      assert.ok(Math.abs(telephone.length / 8000 - seconds) < 0.05, `${name} at 8 kHz`);
+      const wide = littleEndianBytesToInt16(await speak(text(SENTENCE), voice(name), pcm24k));
+      assert.ok(Math.abs(wide.length / 24_000 - seconds) < 0.05, `${name} at 24 kHz`);
+    }
+  });
+
+  it('follows the pitch target and the rate', async () => {
+    const pitchOf = async (v: FliteVoice) =>
+      medianPitch(littleEndianBytesToInt16(await speak(text(SENTENCE), v, native16k)), 16_000);
+    const low = await pitchOf(voice('slt', { pitchHz: 150 }));
+    const high = await pitchOf(voice('slt', { pitchHz: 220 }));
+    assert.ok(high > low * 1.25, `${low} Hz against ${high} Hz`);
+    const own = (await speak(text(SENTENCE), voice('rms'), native16k)).byteLength;
+    const fast = (await speak(text(SENTENCE), voice('rms'), native16k, 1.5)).byteLength;
+    assert.ok(fast < own * 0.8, `rate 1.5: ${fast} of ${own} bytes`);
+  });
+
+  it('gives the same bytes alone and under concurrency, on either worker', async () => {
+    const jobs = ['slt', 'rms', 'awb', 'kal16', 'slt', 'rms'].map((name, i) => ({
+      input: text(`Appointment ${i} is confirmed.`),
+      voice: voice(name as FliteVoiceName),
+    }));
+    const solo: Buffer[] = [];
+    for (const job of jobs) solo.push(await speak(job.input, job.voice, mulaw));
+    const together = await Promise.all(jobs.map((job) => speak(job.input, job.voice, mulaw)));
+    for (const [i, audio] of together.entries())
+      assert.ok(audio.equals(solo[i] ?? Buffer.alloc(0)), `job ${i}`);
+  });
+
+  it('stops a cancelled job and frees its worker for the next one', async () => {
+    const long = `${SENTENCE} `.repeat(8);
+    const full = await speak(text(long), voice('rms'), native16k);
+    const controller = new AbortController();
+    let received = 0;
+    await assert.rejects(async () => {
+      for await (const bytes of pool.synthesize({
+        input: text(long),
+        voice: voice('rms'),
+        output: native16k,
+        signal: controller.signal,
+      })) {
+        received += bytes.byteLength;
+        controller.abort(new Error('caller hung up'));
+      }
+    }, /caller hung up/);
+    assert.ok(received < full.byteLength / 4, `cancelled after ${received} of ${full.byteLength} bytes`);
+    const [a, b] = await Promise.all([
+      speak(text('Next caller.'), voice('slt'), mulaw),
+      speak(text('Next caller.'), voice('kal16'), mulaw),
+    ]);
+    assert.ok(a.byteLength > 0 && b.byteLength > 0);
+    assert.equal(pool.queued, 0);
+  });
+
+  it('reads markup and option-like text as text, and refuses phonemes', async () => {
+    const plain = (await speak(text('Hello there.'), voice('slt'), native16k)).byteLength / 32_000;
+    for (const hostile of [
+      '<break time="9s"/> Hello there.',
+      '--setf duration_stretch=9',
+      '-ssml',
+      '-voice',
+    ]) {
+      const seconds = (await speak(text(hostile), voice('slt'), native16k)).byteLength / 32_000;
+      assert.ok(seconds < plain + 4, `${JSON.stringify(hostile)}: ${seconds} s`);
+    }
+    assert.deepEqual(fliteArguments('-voice kal', voice('slt'), 1).slice(-2), ['-t', '-voice kal']);
+    await assert.rejects(
+      speak({ kind: 'phonemes', phonemes: "[[h@l'oU]]" }, voice('slt'), native16k),
+      /text only/,
+    );
+  });
+});
