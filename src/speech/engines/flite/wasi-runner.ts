@@ -33,6 +33,8 @@ export function runFlite(module: WebAssembly.Module, args: readonly string[]): U
     ['flite', ...args, '-o', `${OUT_DIR}/${OUT_FILE}`],
     [],
     [new OpenFile(new File([])), collect, collect, new PreopenDirectory(OUT_DIR, files)],
+    // The shim's trace of every call goes to the console unless it is turned off.
+    { debug: false },
   );
   const instance = new WebAssembly.Instance(module, {
     wasi_snapshot_preview1: wasi.wasiImport,
