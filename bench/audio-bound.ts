@@ -27,7 +27,7 @@ interface Worst {
 
 /** Seconds of audio of `text` in `voice`, with no cap. */
 async function secondsOf(pool: EnginePool, text: string, voice: Voice): Promise<number | undefined> {
-  const read = readInputText(text, 'text', voice.language);
+  const read = readInputText(text, 'text', voice);
   if (!read.ok) return undefined;
   let seconds = 0;
   const request = { document: read.document, voice, target: { kind: 'native' } as const };

@@ -87,7 +87,7 @@ function parseTextType(value: unknown): TextType {
 
 /** The input as a speech document, or the 400 that says what in it is wrong and where. */
 function documentOf(raw: string, textType: TextType, voice: Voice): SpeechDocument {
-  const read = readInputText(raw, textType, voice.language);
+  const read = readInputText(raw, textType, voice);
   if (read.ok) {
     if (read.document.spokenCharacters === 0 || !read.document.segments.some(isSpoken)) throw nothingToSay();
     return read.document;

@@ -5,8 +5,9 @@
  */
 import { firstForbiddenCharacter } from './control-characters.ts';
 import { plainDocument, type SpeechDocument } from './document.ts';
+import { engines } from './engines/registry.ts';
 import { parseSsml } from './ssml/read.ts';
-import type { LanguageCode } from './text/verbalizer.ts';
+import type { Voice } from './voices.ts';
 
 /** How `input` is to be read: plain text (the default) or an SSML `<speak>` document. */
 export const textTypes = ['text', 'ssml'] as const;
@@ -31,11 +32,11 @@ export type InputTextResult =
     };
 
 /**
- * Checks a client's input and reads it as `textType` in `language`. Control characters other
+ * Checks a client's input and reads it as `textType` for `voice`. Control characters other
  * than tab, line feed and carriage return are refused with their position, never dropped, so
  * text is never silently cut short; SSML errors name the element, line and column.
  */
-export function readInputText(input: string, textType: TextType, language: LanguageCode): InputTextResult {
+export function readInputText(input: string, textType: TextType, voice: Voice): InputTextResult {
   const forbidden = firstForbiddenCharacter(input);
   if (forbidden) {
     return {
@@ -48,7 +49,8 @@ export function readInputText(input: string, textType: TextType, language: Langu
     };
   }
   if (textType === 'text') return { ok: true, document: plainDocument(input) };
-  const parsed = parseSsml(input, language);
+  const readsPhonemes = engines[voice.engineVoice.engine].readsPhonemes;
+  const parsed = parseSsml(input, { language: voice.language, readsPhonemes });
   if (parsed.ok) return parsed;
   return { ok: false, code: 'invalid_ssml', ...parsed.error };
 }

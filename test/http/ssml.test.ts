@@ -40,8 +40,13 @@ describe('SSML on the TTS endpoints', () => {
 
   const post = (url: string, payload: Record<string, unknown>) =>
     fixture.app.inject({ method: 'POST', url, headers: withKey(key()), payload });
-  const ssml = (input: string, language = 'en', url = FILE) =>
-    post(url, { input, language, text_type: 'ssml' });
+  const ssml = (input: string, language = 'en', url = FILE, speakerId?: number) =>
+    post(url, {
+      input,
+      language,
+      text_type: 'ssml',
+      ...(speakerId === undefined ? {} : { speaker_id: speakerId }),
+    });
   const file = (response: LightMyRequestResponse): { seconds: number; tokens: number } => {
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json();
@@ -105,17 +110,31 @@ describe('SSML on the TTS endpoints', () => {
     });
 
     it('speaks IPA given in phoneme, and refuses a symbol the voice cannot say', async () => {
+      // Amani: an espeak-ng voice, which speaks IPA.
       const { seconds } = file(
-        await ssml('<speak><phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme></speak>'),
+        await ssml('<speak><phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme></speak>', 'en', FILE, 3),
       );
       assert.ok(seconds > 0.2 && seconds < 2, `${seconds} s`);
       const error = expectError(
-        await ssml('<speak><phoneme alphabet="ipa" ph="ʕaʕa">x</phoneme></speak>'),
+        await ssml('<speak><phoneme alphabet="ipa" ph="ʕaʕa">x</phoneme></speak>', 'en', FILE, 3),
         400,
         'invalid_ssml',
         'input',
       );
       assert.equal(error.element, 'phoneme');
+    });
+
+    it('refuses phoneme in a voice that reads text only (Flite), naming the element', async () => {
+      for (const url of [FILE, STREAM]) {
+        const error = expectError(
+          await ssml('<speak>Hi <phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme></speak>', 'en', url, 0),
+          400,
+          'invalid_ssml',
+          'input',
+        );
+        assert.equal(error.element, 'phoneme');
+        assert.match(error.message, /text only/);
+      }
     });
 
     it('bills the characters spoken: text and aliases, not markup', async () => {

@@ -52,6 +52,8 @@ export interface EngineDescriptor {
   readonly id: EngineId;
   readonly name: string;
   readonly licence: string;
+  /** Whether it speaks phoneme input (SSML `<phoneme>`); an engine that does not reads text only. */
+  readonly readsPhonemes: boolean;
   /** Runs inside a worker thread only. */
   load(): Promise<SpeechEngine>;
 }

@@ -146,6 +146,7 @@ export const espeakNgEngine: EngineDescriptor = {
   id: 'espeak-ng',
   name: 'eSpeak NG',
   licence: 'GPL-3.0-or-later',
+  readsPhonemes: true,
   async load() {
     const loadModule = (await import('@echogarden/espeak-ng-emscripten')).default;
     const module = await loadModule();

@@ -94,13 +94,19 @@ interface Open {
   text: string;
 }
 
+/** Who will speak the document: its language, and whether its engine speaks IPA (`phoneme`). */
+export interface SsmlSpeaker {
+  readonly language: LanguageCode;
+  readonly readsPhonemes: boolean;
+}
+
 /**
- * Reads `input`, a `<speak>` document, as a speech document in `language`, or says what is
+ * Reads `input`, a `<speak>` document, as a speech document for `speaker`, or says what is
  * wrong with it: the element, and the line and column where it starts.
  */
-export function parseSsml(input: string, language: LanguageCode): SsmlResult {
+export function parseSsml(input: string, speaker: SsmlSpeaker): SsmlResult {
   try {
-    return { ok: true, document: new Reader(language).read(input) };
+    return { ok: true, document: new Reader(speaker).read(input) };
   } catch (error) {
     if (error instanceof SsmlError) {
       const { message, element, line, column } = error;
@@ -130,8 +136,11 @@ class Reader {
   #tagLine = 1;
   #tagColumn = 1;
 
-  constructor(language: LanguageCode) {
-    this.#language = language;
+  readonly #readsPhonemes: boolean;
+
+  constructor(speaker: SsmlSpeaker) {
+    this.#language = speaker.language;
+    this.#readsPhonemes = speaker.readsPhonemes;
   }
 
   read(input: string): SpeechDocument {
@@ -327,6 +336,11 @@ class Reader {
     const { alphabet, ph } = open.attributes;
     if (alphabet !== 'ipa') throw this.#error('phoneme', 'alphabet must be "ipa"');
     if (ph === undefined || ph.trim() === '') throw this.#error('phoneme', 'needs the IPA in ph');
+    if (!this.#readsPhonemes)
+      throw this.#error(
+        'phoneme',
+        'this voice speaks text only; write the word, or give a sub alias that spells it',
+      );
     const converted = ipaToEspeak(this.#language, ph);
     if (!converted.ok) {
       throw this.#error(

@@ -10,14 +10,15 @@ import type { LanguageCode, Verbalizer } from '../../../src/speech/text/verbaliz
 const VERBALIZERS: readonly Verbalizer[] = [kinyarwandaVerbalizer, englishVerbalizer, frenchVerbalizer];
 const speak = (body: string) => `<speak>${body}</speak>`;
 
+// An engine that speaks IPA, as espeak-ng does; a text-only one is tested on its own below.
 function parsed(ssml: string, language: LanguageCode = 'en'): SpeechDocument {
-  const result = parseSsml(ssml, language);
+  const result = parseSsml(ssml, { language, readsPhonemes: true });
   assert.ok(result.ok, result.ok ? '' : result.error.message);
   return result.document;
 }
 
-function refused(ssml: string, language: LanguageCode = 'en') {
-  const result = parseSsml(ssml, language);
+function refused(ssml: string, language: LanguageCode = 'en', readsPhonemes = true) {
+  const result = parseSsml(ssml, { language, readsPhonemes });
   assert.ok(!result.ok, `accepted: ${JSON.stringify(result.ok && result.document)}`);
   return result.error;
 }
@@ -487,5 +488,19 @@ describe('parseSsml: errors', () => {
 
   it('refuses control characters written as character references', () => {
     assert.equal(refused(speak('a&#x7F;b')).line, 1);
+  });
+});
+
+describe('parseSsml: a voice that reads text only', () => {
+  it('refuses phoneme at the element, and takes everything else', () => {
+    const error = refused(speak('Hello <phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme>'), 'en', false);
+    assert.equal(error.element, 'phoneme');
+    assert.equal(error.column, 14);
+    assert.match(error.message, /text only/);
+    const result = parseSsml(speak('Hello <sub alias="world">w</sub><break time="1s"/>'), {
+      language: 'en',
+      readsPhonemes: false,
+    });
+    assert.ok(result.ok);
   });
 });

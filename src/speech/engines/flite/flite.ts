@@ -81,6 +81,7 @@ export const fliteEngine: EngineDescriptor = {
   id: 'flite',
   name: 'Flite',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
+  readsPhonemes: false,
   async load() {
     return new FliteEngine(await compileFlite());
   },
