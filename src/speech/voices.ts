@@ -1,5 +1,5 @@
 import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
-import type { FliteVoice, FliteVoiceName } from './engines/flite/flite.ts';
+import type { FliteVoice } from './engines/flite/flite.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 
 export type VoiceGroup = 'kinyarwanda' | 'us-english' | 'african-english' | 'french';
@@ -54,18 +54,6 @@ function espeak(language: string, rate: number, v: EspeakVariant): EspeakVoice {
   return { engine: 'espeak-ng', language, rate, variant: v };
 }
 
-function flite(voice: FliteVoiceName, settings: { pitchHz?: number; stretch?: number } = {}): FliteVoice {
-  return {
-    engine: 'flite',
-    voice,
-    stretch: settings.stretch ?? 1,
-    ...(settings.pitchHz ? { pitchHz: settings.pitchHz } : {}),
-  };
-}
-
-/** Flite's voices speak at 16 kHz (all but `kal`, which is not in the catalogue). */
-const FLITE_RATE = 16_000;
-
 /**
  * Kinyarwanda is spoken through espeak-ng's Swahili voice fed with our own phonemes (see
  * text/rw/README.md); the African English voices use espeak-ng's Caribbean English, whose
@@ -105,8 +93,8 @@ export const voices: readonly Voice[] = [
     name: 'Grace',
     gender: 'female',
     group: 'us-english',
-    sampleRate: FLITE_RATE,
-    engineVoice: flite('slt'),
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 165, variant('en-0', 'female', [160, 240])),
   },
   {
     language: 'en',
@@ -114,8 +102,8 @@ export const voices: readonly Voice[] = [
     name: 'James',
     gender: 'male',
     group: 'us-english',
-    sampleRate: FLITE_RATE,
-    engineVoice: flite('rms'),
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 165, variant('en-1', 'male', [85, 130], { formants: deeper })),
   },
   {
     language: 'en',
@@ -123,10 +111,8 @@ export const voices: readonly Voice[] = [
     name: 'Olivia',
     gender: 'female',
     group: 'us-english',
-    sampleRate: FLITE_RATE,
-    // The same recorded speaker as Grace, higher and quicker: about 190 Hz against 165 Hz, and
-    // still well below Amani's 220 Hz.
-    engineVoice: flite('slt', { pitchHz: 198, stretch: 0.9 }),
+    sampleRate: 22050,
+    engineVoice: espeak('en-us', 178, variant('en-2', 'female', [195, 290], { formants: brighter })),
   },
   {
     language: 'en',
