@@ -39,6 +39,29 @@ const KINYARWANDA = table([
   ['ð', 'D'],
 ]);
 
+// Stops, fricatives and affricates that English and French voices name alike.
+const OBSTRUENTS: readonly (readonly [string, string])[] = [
+  ['p', 'p'],
+  ['b', 'b'],
+  ['t', 't'],
+  ['d', 'd'],
+  ['k', 'k'],
+  ['ɡ', 'g'],
+  ['g', 'g'],
+  ['f', 'f'],
+  ['v', 'v'],
+  ['s', 's'],
+  ['z', 'z'],
+  ['ʃ', 'S'],
+  ['ʒ', 'Z'],
+];
+const AFFRICATES: readonly (readonly [string, string])[] = [
+  ['tʃ', 'tS'],
+  ['dʒ', 'dZ'],
+  ['ʧ', 'tS'],
+  ['ʤ', 'dZ'],
+];
+
 // Mnemonics present in both `en-us` and `en-wi` (the table of `en-029`, African English).
 const ENGLISH = table([
   ['ə', '@'],
@@ -76,21 +99,9 @@ const ENGLISH = table([
   ['ɛə', 'e@'],
   ['ʊə', 'U@'],
   ['l̩', '@L'],
-  ['p', 'p'],
-  ['b', 'b'],
-  ['t', 't'],
-  ['d', 'd'],
-  ['k', 'k'],
-  ['ɡ', 'g'],
-  ['g', 'g'],
-  ['f', 'f'],
-  ['v', 'v'],
+  ...OBSTRUENTS,
   ['θ', 'T'],
   ['ð', 'D'],
-  ['s', 's'],
-  ['z', 'z'],
-  ['ʃ', 'S'],
-  ['ʒ', 'Z'],
   ['h', 'h'],
   ['x', 'x'],
   ['m', 'm'],
@@ -103,10 +114,7 @@ const ENGLISH = table([
   ['ɾ', '*'],
   ['j', 'j'],
   ['w', 'w'],
-  ['tʃ', 'tS'],
-  ['dʒ', 'dZ'],
-  ['ʧ', 'tS'],
-  ['ʤ', 'dZ'],
+  ...AFFRICATES,
 ]);
 
 // The `fr` voice has no separate [ɑ] (nor has most of today's French): it is said [a].
@@ -127,19 +135,7 @@ const FRENCH = table([
   ['ɛ̃', 'E~'],
   ['ɔ̃', 'O~'],
   ['œ̃', 'W~'],
-  ['p', 'p'],
-  ['b', 'b'],
-  ['t', 't'],
-  ['d', 'd'],
-  ['k', 'k'],
-  ['ɡ', 'g'],
-  ['g', 'g'],
-  ['f', 'f'],
-  ['v', 'v'],
-  ['s', 's'],
-  ['z', 'z'],
-  ['ʃ', 'S'],
-  ['ʒ', 'Z'],
+  ...OBSTRUENTS,
   ['m', 'm'],
   ['n', 'n'],
   ['ɲ', 'n^'],
@@ -151,10 +147,7 @@ const FRENCH = table([
   ['w', 'w'],
   // espeak-ng's own [ɥ] (`j.`) is the vowel `y` before another vowel.
   ['ɥ', 'y'],
-  ['tʃ', 'tS'],
-  ['dʒ', 'dZ'],
-  ['ʧ', 'tS'],
-  ['ʤ', 'dZ'],
+  ...AFFRICATES,
 ]);
 
 /** IPA symbol (NFC, without tie bars) -> espeak-ng mnemonic, for the voice of each language. */
