@@ -60,7 +60,7 @@ const PARSE_ERRORS: Readonly<Record<string, string>> = {
  * a message saying what was wrong. Socket errors other than a reset also land on 400, as Node's
  * own default answers them.
  */
-export function clientErrorFor(error: Pick<ConnectionError, 'code'>, options: ClientErrorOptions): ApiError {
+function clientErrorFor(error: Pick<ConnectionError, 'code'>, options: ClientErrorOptions): ApiError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError(
@@ -87,7 +87,7 @@ export function clientErrorFor(error: Pick<ConnectionError, 'code'>, options: Cl
  * status, JSON content type, exact length, `Connection: close` and `X-Request-Id`, then the one
  * error body carrying the same request id.
  */
-export function rawErrorResponse(error: ApiError, requestId: string): string {
+function rawErrorResponse(error: ApiError, requestId: string): string {
   const body = JSON.stringify(errorBody(error, requestId));
   const headers = [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,

@@ -85,7 +85,8 @@ function planOf(document: SpeechDocument, frontEnd: FrontEnd): Step[] {
         speak(splitClauses(frontEnd.normalize(segment.text)), segment.rate);
         break;
       case 'words':
-        speak(splitClauses(segment.text), segment.rate);
+        // Spelled out already, but held to the characters the voices read like any text.
+        speak(splitClauses(frontEnd.readable(segment.text)), segment.rate);
         break;
       case 'phonemes': {
         const input = frontEnd.phonemeInput(segment.ipa);

@@ -145,6 +145,43 @@ describe('input safety', () => {
     await assertReferencesUnchanged('refused phonemes');
   });
 
+  it('keeps hostile SSML within the SSML bound: slowed numbers, spelled foreign letters, full breaks', async () => {
+    const shapes = ['numbers, 12 digits', 'numbers, 7 digits', 'lone letters with names', 'digit string'];
+    const documents = [
+      ...shapes.map((shape) => {
+        const words = (worstCaseShapes[shape] ?? '').split(' ').slice(0, 3).join(' ');
+        return `<speak><prosody rate="x-slow">${words}</prosody></speak>`;
+      }),
+      `<speak><prosody rate="50%"><say-as interpret-as="cardinal">777777777777</say-as></prosody></speak>`,
+      // Letters the voices cannot read, spelled: skipped, never read out by their names.
+      `<speak><say-as interpret-as="characters">${'ሀစ'.repeat(250)}W</say-as></speak>`,
+      '<speak>a<break time="5s"/>b<break time="5s"/></speak>',
+    ];
+    // The slowest voice of each language.
+    for (const voice of voices.filter((v) =>
+      ['rw 2', 'en 4', 'fr 2'].includes(`${v.language} ${v.speakerId}`),
+    )) {
+      for (const document of documents) {
+        const read = readInputText(document, 'ssml', voice);
+        assert.ok(read.ok, document);
+        const maxSeconds = audioBoundSeconds(voice.language, codePointCount(document), 'ssml');
+        let seconds = 0;
+        for await (const event of synthesize(pool, {
+          document: read.document,
+          maxSeconds,
+          voice,
+          target: { kind: 'native' },
+        }))
+          if (event.type === 'end') seconds = event.seconds;
+        assert.ok(
+          seconds <= maxSeconds,
+          `${voice.name}: ${seconds} s > ${maxSeconds} s for ${document.slice(0, 60)}`,
+        );
+      }
+    }
+    await assertReferencesUnchanged('hostile SSML');
+  });
+
   it('stops a request at its audio bound, before any audio beyond it is yielded', async () => {
     const voice = voices.find((v) => v.language === 'fr') as Voice;
     const text = 'Une phrase assez longue pour durer plusieurs secondes. '.repeat(4);

@@ -17,7 +17,7 @@ import {
 } from '../document.ts';
 import { ipaToEspeak } from '../text/ipa.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
-import { type DateFormat, dateFormats, type Interpretation, interpretations, sayAs } from './say-as.ts';
+import { type DateFormat, dateFormats, type Interpretation, interpretations, readSayAs } from './say-as.ts';
 
 export type SsmlResult =
   | { readonly ok: true; readonly document: SpeechDocument }
@@ -88,8 +88,8 @@ interface Open {
   readonly name: string;
   readonly attributes: Readonly<Record<string, string>>;
   readonly rate: number;
-  readonly line: number;
-  readonly column: number;
+  /** Where the element's "<" is in the input. */
+  readonly offset: number;
   /** The text of a text-only element. */
   text: string;
 }
@@ -133,9 +133,9 @@ class Reader {
   /** A sentence or paragraph ended: the next text starts a new segment. */
   #boundary = false;
   #paragraphPending = false;
-  #tagLine = 1;
-  #tagColumn = 1;
-
+  /** Where the element being opened starts, in the input: a position is worked out only for an error. */
+  #tagOffset = 0;
+  #input = '';
   readonly #readsPhonemes: boolean;
 
   constructor(speaker: SsmlSpeaker) {
@@ -144,12 +144,13 @@ class Reader {
   }
 
   read(input: string): SpeechDocument {
+    this.#input = input;
     const parser = new SaxesParser({ position: true, xmlns: false });
     // saxes reports events once it has read past them; positions are found in the input instead.
-    const at = (offset: number) => positionAt(input, offset);
-    const startOf = (marker: string) => at(input.lastIndexOf(marker, parser.position - 1));
-    const fail = (message: string, where = at(parser.position - 1)): never => {
-      throw new SsmlError(message, null, where.line, where.column);
+    const startOf = (marker: string) => input.lastIndexOf(marker, parser.position - 1);
+    const fail = (message: string, offset = parser.position - 1): never => {
+      const { line, column } = positionAt(input, offset);
+      throw new SsmlError(message, null, line, column);
     };
     parser.on('error', (error) => {
       // saxes prefixes "line:column: "; the position is reported apart.
@@ -163,23 +164,23 @@ class Reader {
       fail('CDATA sections are not allowed in SSML; write the text as text', startOf('<![CDATA[')),
     );
     parser.on('opentagstart', () => {
-      ({ line: this.#tagLine, column: this.#tagColumn } = startOf('<'));
+      this.#tagOffset = startOf('<');
     });
     parser.on('opentag', (tag) => this.#open(tag));
     parser.on('closetag', (tag) => this.#close(tag.name));
     parser.on('text', (text) => {
       const forbidden = firstForbiddenCharacter(text);
       if (forbidden) fail(`the SSML holds the control character ${forbidden.name}, which no text may hold`);
-      this.#text(text, parser.line, parser.column + 1);
+      if (this.#stack.length === 0 && text.trim() !== '') fail('text must be inside <speak>');
+      this.#text(text);
     });
     parser.write(input).close();
     if (!this.#sawRoot) fail('the SSML must be one <speak> element');
     return { segments: this.#segments.map(collapse), spokenCharacters: this.#spoken };
   }
 
-  #error(element: string, message: string, at?: Pick<Open, 'line' | 'column'>): SsmlError {
-    const line = at?.line ?? this.#tagLine;
-    const column = at?.column ?? this.#tagColumn;
+  #error(element: string, message: string, at?: Pick<Open, 'offset'>): SsmlError {
+    const { line, column } = positionAt(this.#input, at?.offset ?? this.#tagOffset);
     return new SsmlError(`<${element}> at line ${line}, column ${column}: ${message}`, element, line, column);
   }
 
@@ -221,8 +222,7 @@ class Reader {
       name,
       attributes,
       rate: name === 'prosody' ? this.#rateOf(attributes.rate, parent?.rate ?? 1) : (parent?.rate ?? 1),
-      line: this.#tagLine,
-      column: this.#tagColumn,
+      offset: this.#tagOffset,
       text: '',
     };
     this.#stack.push(open);
@@ -256,12 +256,10 @@ class Reader {
     }
   }
 
-  #text(text: string, line: number, column: number): void {
+  /** Text inside an element (whitespace around the root was let through by the caller). */
+  #text(text: string): void {
     const open = this.#stack.at(-1);
-    if (open === undefined) {
-      if (text.trim() !== '') throw new SsmlError('text must be inside <speak>', null, line, column);
-      return;
-    }
+    if (open === undefined) return;
     if (TEXT_ONLY.has(open.name)) open.text += text;
     else if (open.name === 'break') throw this.#error('break', 'must be empty', open);
     else this.#speakText(text, open.rate, false);
@@ -325,11 +323,11 @@ class Reader {
     const as = open.attributes['interpret-as'] as Interpretation;
     const format = (open.attributes.format ?? 'dmy') as DateFormat;
     const content = open.text.replace(/\s+/g, ' ').trim();
-    const words = sayAs(content, as, this.#language, format);
-    if (words === undefined) throw this.#error('say-as', `"${content}" cannot be read as ${as}`, open);
+    const read = readSayAs(content, as, this.#language, format);
+    if (!read.ok) throw this.#error('say-as', read.message, open);
     this.#spoken += codePointCount(content);
     this.#startContent();
-    this.#push({ kind: 'words', text: words, rate: open.rate });
+    this.#push({ kind: 'words', text: read.words, rate: open.rate });
   }
 
   #checkPhoneme(open: Open): void {

@@ -58,10 +58,11 @@ function spell(content: string, interpretAs: string, v: Verbalizer): string {
   for (const char of content) {
     if (/[0-9]/.test(char)) {
       words.push(v.cardinal(Number(char)));
-    } else if (/\p{L}/u.test(char)) {
-      // Accented Latin letters are spelled as their base letter (é -> e); other scripts as written.
+    } else {
+      // Accented Latin letters are spelled as their base letter (é -> e); letters of other
+      // scripts are skipped, as plain text skips them (../text/readable.ts).
       const base = char.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
-      words.push(/^[A-Z]$/.test(base) ? v.letter(base) : char);
+      if (/^[A-Z]$/.test(base)) words.push(v.letter(base));
     }
   }
   if (words.length === 0) refuse(content, interpretAs, 'has no letter or digit to spell');
@@ -226,15 +227,4 @@ export function readSayAs(
     if (error instanceof Unreadable) return { ok: false, message: error.message };
     throw error;
   }
-}
-
-/** `readSayAs` for a caller that words its own refusal: the words, or undefined. */
-export function sayAs(
-  content: string,
-  interpretAs: Interpretation,
-  language: LanguageCode,
-  format: DateFormat = 'dmy',
-): string | undefined {
-  const result = readSayAs(content, interpretAs, language, format);
-  return result.ok ? result.words : undefined;
 }

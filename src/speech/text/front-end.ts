@@ -12,6 +12,8 @@ import type { LanguageCode, Verbalizer } from './verbalizer.ts';
 export interface FrontEnd {
   /** Numbers, money, dates... spelled out in words; other text unchanged. */
   normalize(text: string): string;
+  /** Only the characters the language's voices read (`readable.ts`): for words already spelled out. */
+  readable(text: string): string;
   /** One normalised clause as the engine reads it; undefined when it holds nothing to say. */
   engineInput(clause: string): EngineInput | undefined;
   /**
@@ -41,20 +43,21 @@ const phonemesIn =
   };
 
 /** A language's normaliser, behind the skip of characters its voices cannot read (readable.ts). */
-function normalizerOf(verbalizer: Verbalizer): (text: string) => string {
+function readingsOf(verbalizer: Verbalizer): Pick<FrontEnd, 'normalize' | 'readable'> {
   const normalize = createNormalizer(verbalizer);
-  return (text) => normalize(readableText(text, verbalizer.language));
+  const readable = (text: string) => readableText(text, verbalizer.language);
+  return { normalize: (text) => normalize(readable(text)), readable };
 }
 
 const frontEnds: Readonly<Record<LanguageCode, FrontEnd>> = {
   rw: {
-    normalize: normalizerOf(kinyarwandaVerbalizer),
+    ...readingsOf(kinyarwandaVerbalizer),
     engineInput: kinyarwandaInput,
     phonemeInput: phonemesIn('rw'),
     ipa: kinyarwandaToIpa,
   },
-  en: { normalize: normalizerOf(englishVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('en') },
-  fr: { normalize: normalizerOf(frenchVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('fr') },
+  en: { ...readingsOf(englishVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('en') },
+  fr: { ...readingsOf(frenchVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('fr') },
 };
 
 /** The front-end of a language. */

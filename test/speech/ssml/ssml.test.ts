@@ -170,6 +170,8 @@ describe('parseSsml: say-as', () => {
   it('spells characters and spell-out: letters by name, digits as numbers, symbols dropped', () => {
     assert.equal(sayAs('interpret-as="characters"', 'BK-1'), 'bee kay one');
     assert.equal(sayAs('interpret-as="spell-out"', 'é z'), 'ee zed');
+    // Letters of other scripts are skipped, as in plain text: never read out by their names.
+    assert.equal(sayAs('interpret-as="characters"', 'ሀWစ'), 'double you');
     assert.equal(sayAs('interpret-as="characters"', 'MTN', 'fr'), 'emme té enne');
     for (const v of VERBALIZERS) {
       const expected = [v.letter('A'), v.letter('B'), v.cardinal(7)].join(' ');
