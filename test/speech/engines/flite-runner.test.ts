@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { compileFlite, FliteRunner } from '../../../src/speech/engines/flite/wasi-runner.ts';
+import { exportStackPointer } from '../../../src/speech/engines/flite/wasm-binary.ts';
+
+// The runner keeps one Flite instance and puts it back into its first state before each run:
+// whatever ran before, a run must give the bytes a brand-new instance gives.
+
+const say = (voice: string, words: string) => ['-voice', voice, '-t', words];
+
+describe('Flite runner', () => {
+  let module: WebAssembly.Module;
+  before(async () => {
+    module = await compileFlite();
+  });
+
+  it('gives a reused instance the bytes of a new one, after any earlier runs', () => {
+    const reused = new FliteRunner(module);
+    const runs = [
+      say('slt', 'Good morning, thank you for calling.'),
+      say('rms', 'Your appointment is at three thirty on Tuesday.'),
+      say('kal', 'Goodbye.'),
+      say('awb', `${'A long sentence that grows the heap. '.repeat(12)}`),
+      say('kal16', 'Good morning, thank you for calling.'),
+      say('slt', 'Good morning, thank you for calling.'),
+    ];
+    for (const args of runs) {
+      const again = reused.run(args);
+      const fresh = new FliteRunner(module).run(args);
+      assert.ok(Buffer.from(again).equals(Buffer.from(fresh)), args.join(' '));
+    }
+  });
+
+  it('keeps a reused instance from growing run after run', () => {
+    const runner = new FliteRunner(module);
+    runner.run(say('awb', 'Warm up. '.repeat(30)));
+    const settled = runner.memoryBytes;
+    for (let i = 0; i < 40; i++) runner.run(say('awb', 'Warm up. '.repeat(30)));
+    assert.equal(runner.memoryBytes, settled);
+  });
+
+  it('runs again after a run that failed', () => {
+    const runner = new FliteRunner(module);
+    assert.throws(() => runner.run(['-f', '/no/such/file.txt']), /flite failed.*no\/such\/file/);
+    const after = runner.run(say('slt', 'Hello.'));
+    assert.ok(Buffer.from(after).equals(Buffer.from(new FliteRunner(module).run(say('slt', 'Hello.')))));
+  });
+});
+
+describe('Flite binary rewrite', () => {
+  // A module with only a global section: `count, (i32, mutability, i32.const n, end)...`.
+  const withGlobals = (...mutabilities: number[]) =>
+    Uint8Array.from([
+      0x00,
+      0x61,
+      0x73,
+      0x6d,
+      0x01,
+      0x00,
+      0x00,
+      0x00,
+      0x06,
+      1 + mutabilities.length * 5,
+      mutabilities.length,
+      ...mutabilities.flatMap((mutability) => [0x7f, mutability, 0x41, 0x00, 0x0b]),
+    ]);
+
+  it('refuses a module whose state it could not reset', () => {
+    assert.throws(() => exportStackPointer(withGlobals(1, 1), 'sp'), /found 2/);
+    assert.throws(() => exportStackPointer(withGlobals(0), 'sp'), /found 0/);
+  });
+
+  it('exports the one mutable global', async () => {
+    const exportSection = [0x07, 0x01, 0x00];
+    const binary = Uint8Array.from([...withGlobals(0, 1), ...exportSection]);
+    const rewritten = exportStackPointer(binary, 'sp');
+    const instance = new WebAssembly.Instance(await WebAssembly.compile(rewritten));
+    assert.ok(instance.exports.sp instanceof WebAssembly.Global);
+    (instance.exports.sp as WebAssembly.Global).value = 7;
+    assert.equal((instance.exports.sp as WebAssembly.Global).value, 7);
+  });
+});
