@@ -17,7 +17,7 @@ const usage = `usage: npm run say -- [options] "text to speak"
   --language, -l   rw (default), en or fr
   --speaker, -s    speaker_id (default 0; 0-2 for rw and fr, 0-4 for en)
   --format, -f     pcm16_8k, pcm16_16k, pcm16_24k, mulaw_8k, alaw_8k;
-                   default: the voice's own rate (22050 Hz, 16-bit)
+                   default: the voice's own rate (22050 Hz; Flite 16000), 16-bit
   --out, -o        file to write: a WAV file, or raw audio with --raw
   --raw            write the bare audio bytes, as the streaming API sends them
   --ssml           read the text as an SSML <speak> document, as the API's

@@ -12,7 +12,7 @@ import type { LanguageCode } from './text/verbalizer.ts';
 /** Seconds of audio per input character, at most, for plain text in each language. */
 export const MAX_SECONDS_PER_CHARACTER: Readonly<Record<LanguageCode, number>> = {
   rw: 1.8,
-  en: 0.9,
+  en: 1.0,
   fr: 0.9,
 };
 

@@ -1,10 +1,10 @@
 import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
-import type { FliteVoice } from './engines/flite/flite.ts';
+import type { FliteVoice, FliteVoiceName } from './engines/flite/flite.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 
 export type VoiceGroup = 'kinyarwanda' | 'us-english' | 'african-english' | 'french';
 
-/** One of the 13 voices of the API: the pair (language, speaker_id) is its public identity. */
+/** One of the voices of the API: the pair (language, speaker_id) is its public identity. */
 export interface Voice {
   readonly language: LanguageCode;
   readonly speakerId: number;
@@ -54,10 +54,21 @@ function espeak(language: string, rate: number, v: EspeakVariant): EspeakVoice {
   return { engine: 'espeak-ng', language, rate, variant: v };
 }
 
+function flite(
+  voice: FliteVoiceName,
+  settings: Partial<Pick<FliteVoice, 'pitchHz' | 'stretch' | 'accent'>> = {},
+): FliteVoice {
+  return { engine: 'flite', voice, ...settings, stretch: settings.stretch ?? 1 };
+}
+
+/** Flite's voices speak at 16 kHz (all but `kal`, which is not in the catalogue). */
+const FLITE_RATE = 16_000;
+
 /**
- * Kinyarwanda is spoken through espeak-ng's Swahili voice fed with our own phonemes (see
- * text/rw/README.md); the African English voices use espeak-ng's Caribbean English, whose
- * non-rhotic, full-vowel reading is nearer to East and West African English than US English is.
+ * Kinyarwanda and French are spoken by espeak-ng, Kinyarwanda through its Swahili voice fed with
+ * our own phonemes (see text/rw/README.md). English is spoken by Flite's recorded speakers; the
+ * African English voices read the lexicon's phones through the rules of an African English
+ * accent (engines/flite/african-english.ts).
  */
 export const voices: readonly Voice[] = [
   {
@@ -93,8 +104,8 @@ export const voices: readonly Voice[] = [
     name: 'Grace',
     gender: 'female',
     group: 'us-english',
-    sampleRate: 22050,
-    engineVoice: espeak('en-us', 165, variant('en-0', 'female', [160, 240])),
+    sampleRate: FLITE_RATE,
+    engineVoice: flite('slt'),
   },
   {
     language: 'en',
@@ -102,8 +113,8 @@ export const voices: readonly Voice[] = [
     name: 'James',
     gender: 'male',
     group: 'us-english',
-    sampleRate: 22050,
-    engineVoice: espeak('en-us', 165, variant('en-1', 'male', [85, 130], { formants: deeper })),
+    sampleRate: FLITE_RATE,
+    engineVoice: flite('rms'),
   },
   {
     language: 'en',
@@ -111,8 +122,10 @@ export const voices: readonly Voice[] = [
     name: 'Olivia',
     gender: 'female',
     group: 'us-english',
-    sampleRate: 22050,
-    engineVoice: espeak('en-us', 178, variant('en-2', 'female', [195, 290], { formants: brighter })),
+    sampleRate: FLITE_RATE,
+    // The same recorded speaker as Grace, higher and quicker: a median pitch of about 200 Hz
+    // against 172 Hz.
+    engineVoice: flite('slt', { pitchHz: 198, stretch: 0.9 }),
   },
   {
     language: 'en',
@@ -120,8 +133,10 @@ export const voices: readonly Voice[] = [
     name: 'Amani',
     gender: 'female',
     group: 'african-english',
-    sampleRate: 22050,
-    engineVoice: espeak('en-029', 150, variant('en-3', 'female', [175, 255])),
+    sampleRate: FLITE_RATE,
+    // The speaker of Grace and Olivia, higher than Grace and slower than Olivia, with the
+    // accent's pronunciations.
+    engineVoice: flite('slt', { pitchHz: 210, stretch: 1.05, accent: 'african-english' }),
   },
   {
     language: 'en',
@@ -129,12 +144,10 @@ export const voices: readonly Voice[] = [
     name: 'Baraka',
     gender: 'male',
     group: 'african-english',
-    sampleRate: 22050,
-    engineVoice: espeak(
-      'en-029',
-      148,
-      variant('en-4', 'male', [95, 145], { formants: deeper, voicing: 110 }),
-    ),
+    sampleRate: FLITE_RATE,
+    // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
+    // with the accent's pronunciations.
+    engineVoice: flite('rms', { stretch: 0.92, accent: 'african-english' }),
   },
   {
     language: 'fr',

@@ -124,6 +124,19 @@ describe('SSML on the TTS endpoints', () => {
       assert.equal(error.element, 'phoneme');
     });
 
+    it('refuses phoneme in a voice that reads text only (Flite), naming the element', async () => {
+      for (const url of [FILE, STREAM]) {
+        const error = expectError(
+          await ssml('<speak>Hi <phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme></speak>', 'en', url, 0),
+          400,
+          'invalid_ssml',
+          'input',
+        );
+        assert.equal(error.element, 'phoneme');
+        assert.match(error.message, /text only/);
+      }
+    });
+
     it('bills the characters spoken: text and aliases, not markup', async () => {
       const text = 'a'.repeat(150);
       const { tokens } = file(await ssml(`<speak><p><s>${text}</s></p><break time="1s"/></speak>`));

@@ -120,7 +120,10 @@ describe('Flite engine', () => {
       const seconds = (await speak(text(hostile), voice('slt'), native16k)).byteLength / 32_000;
       assert.ok(seconds < plain + 4, `${JSON.stringify(hostile)}: ${seconds} s`);
     }
-    assert.deepEqual(fliteArguments('-voice kal', voice('slt'), 1).slice(-2), ['-t', '-voice kal']);
+    assert.deepEqual(fliteArguments({ text: '-voice kal' }, voice('slt'), 1).args.slice(-2), [
+      '-t',
+      '-voice kal',
+    ]);
     await assert.rejects(
       speak({ kind: 'phonemes', phonemes: "[[h@l'oU]]" }, voice('slt'), native16k),
       /text only/,

@@ -1,6 +1,9 @@
 import { parseWav } from '../../audio/wav.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
-import { compileFlite, FliteRunner } from './wasi-runner.ts';
+import { africanWord } from './african-english.ts';
+import { phonesToIpa } from './cmu-phones.ts';
+import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
+import { compileFlite, FliteRunner, RUN_DIR } from './wasi-runner.ts';
 
 /** The voices compiled into Flite's module: US female and male, Scottish male, US male diphones. */
 export type FliteVoiceName = 'slt' | 'rms' | 'awb' | 'kal16' | 'kal';
@@ -12,7 +15,17 @@ export interface FliteVoice extends EngineVoice {
   readonly pitchHz?: number;
   /** Duration stretch (Flite's `duration_stretch`): 1 is the speaker's pace, above 1 slower. */
   readonly stretch: number;
+  /** Spoken with this accent's phone rules instead of the lexicon's US English (african-english.ts). */
+  readonly accent?: 'african-english';
 }
+
+/**
+ * What Flite is given to speak: a clause as text (`-t`), with pronunciations that replace the
+ * lexicon's for its words (an addenda file, `-add_lex`), or phones (`-p`).
+ */
+export type FliteSpeech =
+  | { readonly text: string; readonly pronunciations?: readonly LexiconWord[] }
+  | { readonly phones: string };
 
 /** `kal` is the 8 kHz diphone voice; every other voice speaks at 16 kHz. */
 const SAMPLE_RATES: Readonly<Record<FliteVoiceName, number>> = {
@@ -22,6 +35,11 @@ const SAMPLE_RATES: Readonly<Record<FliteVoiceName, number>> = {
   kal16: 16_000,
   kal: 8_000,
 };
+/**
+ * The voice whose run prints a clause's phones: every voice has the same lexicon, and this one,
+ * 8 kHz diphones, makes its by-product audio fastest.
+ */
+const LOOKUP_VOICE: FliteVoiceName = 'kal';
 /** Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them. */
 const CHUNK_SECONDS = 0.1;
 
@@ -30,16 +48,28 @@ function asFliteVoice(voice: EngineVoice): FliteVoice {
   return voice as FliteVoice;
 }
 
+/** The addenda file of a run, in its directory. */
+const ADDENDA_FILE = 'accent.lex';
+
 /**
- * The command line of one synthesis. Every setting is given on every call (a run is a fresh
- * instance, so nothing carries over anyway), and the text is the one argument after `-t`: Flite
- * reads it as text (no `-ssml`), whatever it holds, even when it looks like an option.
+ * The command line of one synthesis, and the files it reads. Every setting is given on every
+ * call, and the text is the one argument after `-t`: Flite reads it as text (no `-ssml`),
+ * whatever it holds, even when it looks like an option. Phones, in `-p` or in the addenda, are
+ * only ever names of Flite's phone set (lexicon.ts).
  */
-export function fliteArguments(text: string, voice: FliteVoice, rate: number): string[] {
+export function fliteArguments(
+  speech: FliteSpeech,
+  voice: FliteVoice,
+  rate: number,
+): { args: string[]; inputs: Record<string, string> } {
   const args = ['-voice', voice.voice, '--setf', `duration_stretch=${(voice.stretch / rate).toFixed(3)}`];
   if (voice.pitchHz !== undefined) args.push('--setf', `int_f0_target_mean=${voice.pitchHz}`);
-  args.push('-t', text);
-  return args;
+  if ('phones' in speech) return { args: [...args, '-p', speech.phones], inputs: {} };
+  if (speech.pronunciations === undefined) return { args: [...args, '-t', speech.text], inputs: {} };
+  return {
+    args: [...args, '-add_lex', `${RUN_DIR}/${ADDENDA_FILE}`, '-t', speech.text],
+    inputs: { [ADDENDA_FILE]: lexiconAddenda(speech.pronunciations) },
+  };
 }
 
 class FliteEngine implements SpeechEngine {
@@ -62,15 +92,39 @@ class FliteEngine implements SpeechEngine {
     if (input.kind !== 'text') throw new Error('flite reads text only, not phonemes');
     const fliteVoice = asFliteVoice(voice);
     if (sink.cancelled() || input.text.trim() === '') return;
-    const { samples, sampleRate } = parseWav(this.#runner.run(fliteArguments(input.text, fliteVoice, rate)));
+    const pronunciations =
+      fliteVoice.accent === undefined ? undefined : this.#spokenWords(input.text, fliteVoice);
+    const { args, inputs } = fliteArguments(
+      pronunciations === undefined ? { text: input.text } : { text: input.text, pronunciations },
+      fliteVoice,
+      rate,
+    );
+    const { samples, sampleRate } = parseWav(this.#runner.run(args, inputs).wav);
     const step = Math.round(sampleRate * CHUNK_SECONDS);
     for (let at = 0; at < samples.length && !sink.cancelled(); at += step) {
       sink.push(samples.slice(at, at + step));
     }
   }
 
-  phonemes(): string {
-    throw new Error('flite voices have no phoneme view');
+  /** The phones the voice speaks for a clause, in IPA, a space between words (`--show phonemes`). */
+  phonemes(text: string, voice: EngineVoice): string {
+    const spoken = this.#spokenWords(text, asFliteVoice(voice));
+    return spoken === undefined ? '' : spoken.map((word) => phonesToIpa(word.phones.join(' '))).join(' ');
+  }
+
+  /**
+   * The clause's words as the voice says them: the lexicon's US phones, through the voice's
+   * accent rules. Undefined when there are no words, or the lexicon's output does not match them
+   * (the clause is then spoken with the lexicon's own).
+   */
+  #spokenWords(text: string, voice: FliteVoice): LexiconWord[] | undefined {
+    const words = clauseWords(text);
+    if (words.length === 0) return undefined;
+    const lookup = ['-voice', LOOKUP_VOICE, '-pr', 'SegmentStress', '-t', lookupText(words)];
+    const lexicon = lexiconWords(words, this.#runner.run(lookup).printed);
+    if (lexicon === undefined) return undefined;
+    if (voice.accent !== 'african-english') return lexicon;
+    return lexicon.map((word) => ({ ...word, phones: africanWord(word) }));
   }
 }
 

@@ -17,10 +17,17 @@ import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
 import { exportStackPointer } from './wasm-binary.ts';
 
-const OUT_DIR = '/out';
+/** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
+export const RUN_DIR = '/run';
 const OUT_FILE = 'speech.wav';
 const STACK_POINTER = 'ijwi_stack_pointer';
 const MAX_MESSAGES = 20;
+const MAX_PRINTED = 64 * 1024;
+
+export interface FliteRun {
+  readonly wav: Uint8Array;
+  readonly printed: string;
+}
 
 /** Flite's module, compiled once per thread. */
 export async function compileFlite(): Promise<WebAssembly.Module> {
@@ -64,23 +71,33 @@ export class FliteRunner {
   }
 
   /**
-   * Runs `flite <args> -o <wav>` and returns the WAV it wrote. `args` are passed as separate
-   * argument strings, never through a shell or a file. Throws when Flite exits with an error or
-   * writes no WAV (its messages are kept for the error).
+   * Runs `flite <args> -o <wav>` and returns the WAV it wrote and what it printed (its `-pr`
+   * segments, say; the first 64 KiB). `args` are passed as separate argument strings, never
+   * through a shell. `inputs` are files (name -> text) put in `RUN_DIR` for this run only.
+   * Throws when Flite writes no WAV (its messages are kept for the error): Flite exits with 0
+   * even then.
    */
-  run(args: readonly string[]): Uint8Array {
-    const files = new Map<string, Inode>();
+  run(args: readonly string[], inputs: Readonly<Record<string, string>> = {}): FliteRun {
+    const encoder = new TextEncoder();
+    const files = new Map<string, Inode>(
+      Object.entries(inputs).map(([name, text]) => [name, new File(encoder.encode(text))]),
+    );
     const messages: string[] = [];
-    const collect = ConsoleStdout.lineBuffered((line) => {
+    let printed = '';
+    const stdout = new ConsoleStdout((bytes) => {
+      if (printed.length < MAX_PRINTED) printed += decoder.decode(bytes, { stream: true });
+    });
+    const stderr = ConsoleStdout.lineBuffered((line) => {
       if (messages.length < MAX_MESSAGES) messages.push(line);
     });
     this.#wasi = new WASI(
-      ['flite', ...args, '-o', `${OUT_DIR}/${OUT_FILE}`],
+      ['flite', ...args, '-o', `${RUN_DIR}/${OUT_FILE}`],
       [],
-      [new OpenFile(new File([])), collect, collect, new PreopenDirectory(OUT_DIR, files)],
+      [new OpenFile(new File([])), stdout, stderr, new PreopenDirectory(RUN_DIR, files)],
       // The shim's trace of every call goes to the console unless it is turned off.
       { debug: false },
     );
+    const decoder = new TextDecoder();
     this.#reset();
     try {
       const code = this.#wasi.start(this.#instance as unknown as { exports: FliteExports });
@@ -88,7 +105,7 @@ export class FliteRunner {
       if (code !== 0 || !(wav instanceof File)) {
         throw new Error(`flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`);
       }
-      return wav.data;
+      return { wav: wav.data, printed: printed.slice(0, MAX_PRINTED) };
     } finally {
       this.#wasi = undefined;
     }

@@ -1,0 +1,107 @@
+/**
+ * African English pronunciation as rules on Flite's phones (the CMU phone set, with lexical
+ * stress 0, 1, 2 on vowels): between Flite's lexicon, which gives the US pronunciation of each
+ * word, and its synthesis from phones. The features are those the phonologies cited in this
+ * folder's README share for East African (Kenyan, Ugandan, Tanzanian), Nigerian and Rwandan
+ * speakers of English. Each rule is a pure function, tested with the examples of those sources.
+ */
+
+import { baseOf, isVowel, stressOf } from './cmu-phones.ts';
+import type { LexiconWord } from './lexicon.ts';
+
+/** TH-stopping: the dental fricatives become stops, "think" [tink], "the" [de]. */
+export function stopTh(phones: readonly string[]): string[] {
+  return phones.map((phone) => (phone === 'th' ? 't' : phone === 'dh' ? 'd' : phone));
+}
+
+/**
+ * Non-rhotic: /r/ is spoken only before a vowel. The r-coloured vowel becomes a plain one:
+ * NURSE [ɛ] ("bird" [bɛd]) when stressed, [a] when not ("doctor" [dɔkta]); NEAR and CURE end
+ * in [a] where the /r/ was ("near" [nia], "sure" [ʃua]).
+ */
+export function dropR(phones: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [i, phone] of phones.entries()) {
+    const next = phones[i + 1];
+    if (phone.startsWith('er') && isVowel(phone)) {
+      out.push(stressOf(phone) === '0' ? 'aa0' : `eh${stressOf(phone)}`);
+    } else if (phone === 'r' && (next === undefined || !isVowel(next))) {
+      const before = out.at(-1);
+      if (before && (baseOf(before) === 'ih' || baseOf(before) === 'uh')) {
+        out[out.length - 1] = `${baseOf(before) === 'ih' ? 'iy' : 'uw'}${stressOf(before)}`;
+        out.push('aa0');
+      }
+    } else {
+      out.push(phone);
+    }
+  }
+  return out;
+}
+
+/**
+ * The five-vowel system: TRAP, BATH and STRUT are one open [a] ("thank" [taŋk], "cut" [kat]).
+ */
+export function openA(phones: readonly string[]): string[] {
+  return phones.map((phone) => {
+    const base = baseOf(phone);
+    const stress = stressOf(phone);
+    return base === 'ae' || (base === 'ah' && stress !== '0') ? `aa${stress}` : phone;
+  });
+}
+
+/**
+ * No vowel is reduced to schwa: a reduced vowel takes the full vowel its spelling shows
+ * ("about" [abaut], "the" [de], "support" [supɔt]); where the spelling cannot be matched to the
+ * vowels, it becomes [a], the commonest reading of written schwa.
+ */
+export function fullVowels(word: LexiconWord): string[] {
+  const letters = vowelLetters(word.spelling, word.phones.filter(isVowel).length);
+  let nth = 0;
+  return word.phones.map((phone) => {
+    if (!isVowel(phone)) return phone;
+    const letter = letters?.[nth];
+    nth += 1;
+    const base = baseOf(phone);
+    const stress = stressOf(phone);
+    return base === 'ax' || (base === 'ah' && stress === '0') ? `${spelledVowel(letter)}${stress}` : phone;
+  });
+}
+
+/** The vowel a letter spells in a five-vowel reading. */
+function spelledVowel(letter: string | undefined): string {
+  switch (letter) {
+    case 'e':
+      return 'eh';
+    case 'i':
+    case 'y':
+      return 'iy';
+    case 'o':
+      return 'ao';
+    case 'u':
+      return 'uw';
+    default:
+      return 'aa';
+  }
+}
+
+/**
+ * The first letter of each vowel spelling in a word ("about": a, o), when there are as many as
+ * it has spoken vowels; a silent final "e" ("table" has two, "make" one) is dropped first.
+ */
+function vowelLetters(spelling: string, spokenVowels: number): string[] | undefined {
+  const lower = spelling.toLowerCase();
+  const groups = [...lower.matchAll(/[aeiou]+|(?<=[^aeiou])y/g)].map((match) => match[0][0] as string);
+  if (groups.length === spokenVowels) return groups;
+  if (groups.length === spokenVowels + 1 && /[^aeiou]e$/.test(lower)) return groups.slice(0, -1);
+  return undefined;
+}
+
+/**
+ * One word in African English: the vowels first (spelling-based full vowels, then the open [a]),
+ * then the consonants. Rhythm is left to the voices' slower pace (their duration stretch):
+ * giving every unstressed vowel secondary stress, as a syllable-timing rule, cost more words
+ * in the intelligibility bench than any other rule (bench/README.md).
+ */
+export function africanWord(word: LexiconWord): string[] {
+  return dropR(stopTh(openA(fullVowels(word))));
+}

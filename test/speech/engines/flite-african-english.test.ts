@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  africanWord,
+  dropR,
+  fullVowels,
+  openA,
+  stopTh,
+} from '../../../src/speech/engines/flite/african-english.ts';
+import { phonesToIpa } from '../../../src/speech/engines/flite/cmu-phones.ts';
+import {
+  clauseWords,
+  lexiconAddenda,
+  lexiconWords,
+  lookupText,
+} from '../../../src/speech/engines/flite/lexicon.ts';
+
+// The examples are those of the phonologies cited in src/speech/engines/flite/README.md
+// (Schmied 2004 for East Africa, Gut 2004 for Nigeria); the US phones are the CMU
+// Pronouncing Dictionary's, which Flite's lexicon is built from.
+
+const word = (spelling: string, phones: string) => ({ spelling, phones: phones.split(' ') });
+const ipa = (phones: readonly string[]) => phonesToIpa(phones.join(' '));
+
+describe('African English rules', () => {
+  it('stops the dental fricatives: "think" [tink], "the" [də] before its vowel rule', () => {
+    assert.equal(ipa(stopTh('th ih1 ng k'.split(' '))), 'tˈɪŋk');
+    assert.equal(ipa(stopTh('dh ax0'.split(' '))), 'də');
+    assert.equal(ipa(stopTh('m ah1 dh er0'.split(' '))), 'mˈʌdɚ');
+  });
+
+  it('drops r except before a vowel: "park" [pak], "red" keeps its r, "very" too', () => {
+    assert.deepEqual(dropR('p aa1 r k'.split(' ')), 'p aa1 k'.split(' '));
+    assert.deepEqual(dropR('r eh1 d'.split(' ')), 'r eh1 d'.split(' '));
+    assert.deepEqual(dropR('v eh1 r iy0'.split(' ')), 'v eh1 r iy0'.split(' '));
+    assert.deepEqual(dropR('f ao1 r'.split(' ')), 'f ao1'.split(' '));
+  });
+
+  it('says NURSE as [ɛ] ("bird" [bɛd]), unstressed er as [a] ("doctor" [dɔkta])', () => {
+    assert.equal(ipa(dropR('b er1 d'.split(' '))), 'bˈɛd');
+    assert.equal(ipa(dropR('d aa1 k t er0'.split(' '))), 'dˈɑktɑ');
+  });
+
+  it('ends NEAR and CURE in [a] where the r was: "near" [nia], "sure" [ʃua]', () => {
+    assert.equal(ipa(dropR('n ih1 r'.split(' '))), 'nˈiɑ');
+    assert.equal(ipa(dropR('sh uh1 r'.split(' '))), 'ʃˈuɑ');
+  });
+
+  it('merges TRAP and STRUT in one open [a]: "thank", "cut"; unstressed schwa is left alone', () => {
+    assert.deepEqual(openA('th ae1 ng k'.split(' ')), 'th aa1 ng k'.split(' '));
+    assert.deepEqual(openA('k ah1 t'.split(' ')), 'k aa1 t'.split(' '));
+    assert.deepEqual(openA('ah0 b aw1 t'.split(' ')), 'ah0 b aw1 t'.split(' '));
+  });
+
+  it('gives a reduced vowel the full vowel its spelling shows: "about" [abaut], "support" [supɔt]', () => {
+    assert.equal(ipa(fullVowels(word('about', 'ah0 b aw1 t'))), 'ɑbˈaʊt');
+    assert.equal(ipa(fullVowels(word('support', 's ax0 p ao1 r t'))), 'supˈɔɹt');
+    assert.equal(ipa(fullVowels(word('the', 'dh ax0'))), 'ðɛ');
+    assert.equal(ipa(fullVowels(word('president', 'p r eh1 z ih0 d ah0 n t'))), 'pɹˈɛzɪdɛnt');
+  });
+
+  it('falls back to [a] when the spelling does not line up with the vowels', () => {
+    // "business": three vowel letters (u, i, e), two spoken vowels.
+    assert.equal(ipa(fullVowels(word('business', 'b ih1 z n ah0 s'))), 'bˈɪznɑs');
+    // A silent final e is not a vowel: "purchase" has two.
+    assert.equal(ipa(fullVowels(word('purchase', 'p er1 ch ah0 s'))), 'pˈɝtʃɑs');
+  });
+
+  it('speaks a word with every rule: "brother" [brada], "thirty" [tɛti], "water" [wɔta]', () => {
+    assert.equal(ipa(africanWord(word('brother', 'b r ah1 dh er0'))), 'bɹˈɑdɑ');
+    assert.equal(ipa(africanWord(word('thirty', 'th er1 t iy0'))), 'tˈɛti');
+    assert.equal(ipa(africanWord(word('water', 'w ao1 t er0'))), 'wˈɔtɑ');
+  });
+});
+
+describe('Flite lexicon output', () => {
+  it('cuts a clause into words, and asks for one word between pauses', () => {
+    const words = clauseWords("Hello, it's Ijwi; we're open.");
+    assert.deepEqual(words, ['Hello', "it's", 'Ijwi', "we're", 'open']);
+    assert.equal(lookupText(words), "Hello, it's, Ijwi, we're, open");
+  });
+
+  it('matches printed phones to the words, and refuses a mismatch or an unknown name', () => {
+    const printed = 'pau th ae1 ng k pau y uw1 pau \n';
+    assert.deepEqual(lexiconWords(['thank', 'you'], printed), [
+      word('thank', 'th ae1 ng k'),
+      word('you', 'y uw1'),
+    ]);
+    assert.equal(lexiconWords(['thank', 'you', 'all'], printed), undefined);
+    assert.equal(lexiconWords(['thank'], 'pau th ae1 ng k -voice pau'), undefined);
+    assert.equal(lexiconWords(['thank'], 'pau th ae9 ng k pau'), undefined);
+  });
+
+  it('writes the pronunciations as addenda lines, lower case, the first of a word kept', () => {
+    const words = [word('The', 'd eh0'), word('thank', 't aa1 ng k'), word('the', 'dh ax0')];
+    assert.equal(lexiconAddenda(words), 'the : d eh0\nthank : t aa1 ng k\n');
+  });
+});
