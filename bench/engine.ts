@@ -3,7 +3,7 @@ import type { EnginePool } from '../src/speech/pool.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { findVoice } from '../src/speech/voices.ts';
-import { median } from './results.ts';
+import { type EngineFirstByte, firstByteByEngine, median } from './results.ts';
 import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 import { benchLanguages, longText, type Turn, type Turns } from './turns.ts';
@@ -48,6 +48,7 @@ export interface SequentialEngine {
 
 export interface BurstEngine {
   readonly size: number;
+  readonly byEngine: readonly EngineFirstByte[];
   readonly firstAudio: Percentiles;
   readonly lastAudio: Percentiles;
   readonly makespanMs: number;
@@ -114,6 +115,7 @@ export async function benchEngine(
     const spoken = rounds.flatMap((r) => r.spoken);
     bursts.push({
       size,
+      byEngine: firstByteByEngine(spoken),
       firstAudio: percentiles(spoken.map((s) => s.firstMs)),
       lastAudio: percentiles(spoken.map((s) => s.lastMs)),
       makespanMs: median(rounds.map((r) => r.makespanMs)),

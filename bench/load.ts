@@ -11,6 +11,7 @@ import {
 import {
   type BurstHttp,
   type FileHttp,
+  firstByteByEngine,
   type HangUpHttp,
   type HttpResults,
   type LoadMessage,
@@ -55,14 +56,10 @@ class Load {
     return { agent: this.#agent, base: this.#plan.base, key };
   }
 
-  turn(index: number): Turn {
-    const turn = this.#turns[index % this.#turns.length];
+  call(index: number, turns: readonly Turn[] = this.#turns): Promise<StreamCall> {
+    const turn = turns[index % turns.length];
     if (!turn) throw new Error('no turns');
-    return turn;
-  }
-
-  call(index: number): Promise<StreamCall> {
-    const { language, text, speakerId } = this.turn(index);
+    const { language, text, speakerId } = turn;
     return streamCall(this.target(), language, text, speakerId);
   }
 
@@ -106,6 +103,7 @@ class Load {
         ...latencies,
         lateStreams: calls.filter((c) => c.lateMs > 0).length,
         worstLateMs: Math.max(0, ...calls.map((c) => (Number.isNaN(c.lateMs) ? 0 : c.lateMs))),
+        byEngine: firstByteByEngine(calls.map((c) => ({ ...c, firstMs: c.ttfbMs }))),
         makespanMs: median(rounds.map((r) => r.makespanMs)),
         throughput: median(
           rounds.map((r) => r.calls.reduce((sum, c) => sum + c.audioSeconds, 0) / (r.makespanMs / 1000)),
@@ -136,15 +134,16 @@ class Load {
     return results;
   }
 
-  async sustained(): Promise<SustainedStep[]> {
-    const { sustainedRates, sustainedSeconds, sustainedStopAfterFailures } = this.#plan.settings;
+  /** The sustained ladder over `turns`, its phases named `<label> <rate>/s`. */
+  async sustained(rates: readonly number[], turns: readonly Turn[], label: string): Promise<SustainedStep[]> {
+    const { sustainedSeconds, sustainedStopAfterFailures } = this.#plan.settings;
     const steps: SustainedStep[] = [];
     let failures = 0;
     let offset = 0;
-    for (const rate of sustainedRates) {
-      tell({ type: 'phase', name: `sustained ${rate}/s` });
+    for (const rate of rates) {
+      tell({ type: 'phase', name: `${label} ${rate}/s` });
       const step = await sustainedStep(rate, sustainedSeconds, targets.sustainedTtfbP95Ms, (i) =>
-        this.call(offset + i),
+        this.call(offset + i, turns),
       );
       offset += step.latencies.calls;
       steps.push(step);
@@ -179,20 +178,24 @@ class Load {
 }
 
 async function run(plan: LoadPlan): Promise<HttpResults> {
-  const load = new Load(plan, interleave(await loadTurns()));
+  const turns = interleave(await loadTurns());
+  const load = new Load(plan, turns);
   tell({ type: 'phase', name: 'warm-up' });
   await load.warmUp();
   tell({ type: 'phase', name: 'one at a time' });
   const sequential = await load.sequential();
   const bursts = await load.bursts();
-  const sustained = await load.sustained();
+  const { sustainedRates, englishSustainedRates } = plan.settings;
+  const sustained = await load.sustained(sustainedRates, turns, 'sustained');
+  const english = turns.filter((turn) => turn.language === 'en');
+  const sustainedEnglish = await load.sustained(englishSustainedRates, english, 'sustained en');
   tell({ type: 'phase', name: 'hang-up' });
   const hangUp = await load.hangUp();
   // Last: a 10,000-character file holds its audio twice over in memory (about 70 MB), which
   // the process keeps as its own afterwards; the peaks of the call scenarios come before it.
   tell({ type: 'phase', name: 'file' });
   const files = await load.files();
-  return { sequential, bursts, files, sustained, hangUp };
+  return { sequential, bursts, files, sustained, sustainedEnglish, hangUp };
 }
 
 process.once('message', (plan: LoadPlan) => {

@@ -162,6 +162,23 @@ async function score(speaker: Speaker, dir: string): Promise<Scored> {
   return { voice: speaker.label, engine: speaker.engine, words, errors, wer, worst };
 }
 
+/** How many words of the sentences `voice` says otherwise than Grace, a US voice, does. */
+async function accentedWords(pool: EnginePool, voice: Voice): Promise<{ words: number; differ: number }> {
+  const us = voicesOf('en')[0] as Voice;
+  let words = 0;
+  let differ = 0;
+  for (const sentence of sentences) {
+    const text = english.normalize(sentence);
+    const ours = (await pool.phonemes(text, voice.engineVoice)).split(' ');
+    const theirs = (await pool.phonemes(text, us.engineVoice)).split(' ');
+    if (ours.length !== theirs.length)
+      throw new Error(`${voice.name} and ${us.name} split "${text}" differently`);
+    words += ours.length;
+    differ += ours.filter((word, i) => word !== theirs[i]).length;
+  }
+  return { words, differ };
+}
+
 await run('pocketsphinx_continuous', ['-h']).catch((error: Error & { code?: string }) => {
   if (error.code === 'ENOENT') {
     console.error('pocketsphinx_continuous is missing: see bench/README.md, "Intelligibility"');
@@ -199,7 +216,16 @@ try {
   console.log('| voice | engine | WER |');
   console.log('|---|---|---|');
   for (const r of results) console.log(`| ${r.voice} | ${r.engine} | ${r.wer} % |`);
-  await writeFile(values.out, `${JSON.stringify({ sentences: sentences.length, results }, null, 2)}\n`);
+  const accents = [];
+  for (const voice of voicesOf('en').filter((v) => v.group === 'african-english')) {
+    const { words, differ } = await accentedWords(pool, voice);
+    accents.push({ voice: voice.name, words, differ });
+    console.log(
+      `\n${voice.name}: ${differ} of ${words} words (${Math.round((100 * differ) / words)} %) said otherwise than by the US voices`,
+    );
+  }
+  const report = { sentences: sentences.length, results, accents };
+  await writeFile(values.out, `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await pool.close();
   await rm(work, { recursive: true, force: true });

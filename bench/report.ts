@@ -1,9 +1,11 @@
+import type { EngineId } from '../src/speech/engines/engine.ts';
 import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
 import type { PhaseUsage } from './monitor.ts';
-import type { HttpResults } from './results.ts';
+import type { HttpResults, SustainedStep } from './results.ts';
 import { type BenchSettings, targets } from './settings.ts';
 import { fixed, type Percentiles, printTable, ratio } from './stats.ts';
+import { benchEngines, benchLanguages, engineOf } from './turns.ts';
 
 /** Everything one run measured, as written to bench/results/. */
 export interface BenchReport {
@@ -29,6 +31,22 @@ export interface TargetCheck {
 
 const pct = (p: Percentiles) => [fixed(p.p50), fixed(p.p95), fixed(p.p99)];
 
+/** The most real-time calls in flight over the steps that passed (0 when none did). */
+const capacityOf = (steps: readonly SustainedStep[]) =>
+  Math.max(0, ...steps.filter((s) => s.passed).map((s) => s.inFlightMean));
+
+/** First byte p95 at one call, through HTTP and in the engine baseline, over an engine's languages. */
+function oneCallOf(engine: EngineResults, http: HttpResults, id: EngineId): { http: number; engine: number } {
+  const languages = benchLanguages.filter((language) => engineOf(language) === id);
+  const worst = (values: number[]) => Math.max(...values);
+  return {
+    http: worst(http.sequential.filter((s) => languages.includes(s.language)).map((s) => s.ttfb.p95)),
+    engine: worst(
+      engine.sequential.filter((s) => languages.includes(s.language)).map((s) => s.firstAudio.p95),
+    ),
+  };
+}
+
 /** The issue's targets against what this run measured. */
 export function checkTargets(
   engine: EngineResults,
@@ -37,8 +55,10 @@ export function checkTargets(
 ): TargetCheck[] {
   const seq = Math.max(...http.sequential.map((s) => s.ttfb.p95));
   const burst64 = http.bursts.find((b) => b.size === 64)?.ttfb.p95 ?? Number.NaN;
-  const passed = http.sustained.filter((s) => s.passed);
-  const sustained = passed.length > 0 ? Math.max(...passed.map((s) => s.inFlightMean)) : 0;
+  const sustained = capacityOf(http.sustained);
+  const english = capacityOf(http.sustainedEnglish);
+  const englishOneCall = oneCallOf(engine, http, engineOf('en'));
+  const englishRatio = englishOneCall.http / englishOneCall.engine;
   const biggest = Math.max(...http.bursts.map((b) => b.size));
   const httpThroughput = http.bursts.find((b) => b.size === biggest)?.throughput ?? Number.NaN;
   const engineThroughput = engine.bursts.find((b) => b.size === biggest)?.throughput ?? Number.NaN;
@@ -81,6 +101,18 @@ export function checkTargets(
       `>= ${targets.sustainedCalls}`,
       sustained,
       sustained >= targets.sustainedCalls,
+    ),
+    check(
+      'English (Flite) sustained: real-time calls in flight',
+      `>= ${targets.englishSustainedCalls}`,
+      english,
+      english >= targets.englishSustainedCalls,
+    ),
+    check(
+      'English one stream: first byte p95 vs engine first clause',
+      `<= ${targets.englishOneCallRatio}x`,
+      englishRatio,
+      englishRatio <= targets.englishOneCallRatio,
     ),
     check(
       `throughput vs engine (burst of ${biggest})`,
@@ -171,36 +203,38 @@ export function printReport(report: BenchReport): void {
     }),
   );
 
-  console.log(`\nSustained arrivals (open model, ${report.settings.sustainedSeconds} s per rate), ms`);
+  console.log('\nPer engine: first byte p95 through HTTP against the engine baseline (its first clause), ms');
   printTable(
-    [
-      'calls/s',
-      'in flight',
-      'peak',
-      'TTFB p50',
-      'p95',
-      'p99',
-      'server p95',
-      'late',
-      'worst late',
-      'errors',
-      'RSS MB',
-      'client lag',
-      'passed',
-    ],
-    http.sustained.map((s) => [
-      String(s.rate),
-      fixed(s.inFlightMean, 0),
-      String(s.inFlightPeak),
-      ...pct(s.latencies.ttfb),
-      fixed(s.latencies.serverTtfa.p95),
-      `${s.lateStreams}/${s.latencies.calls}`,
-      fixed(s.worstLateMs),
-      String(s.latencies.errors),
-      fixed(phases[`sustained ${s.rate}/s`]?.peakMb, 0),
-      fixed(s.scheduleLagMs),
-      s.passed ? 'yes' : 'no',
-    ]),
+    ['engine', 'languages', 'one call', 'engine', 'ratio', ...burstHeaders(http)],
+    benchEngines.map((id) => {
+      const one = oneCallOf(engine, http, id);
+      return [
+        id,
+        benchLanguages.filter((language) => engineOf(language) === id).join(' '),
+        fixed(one.http),
+        fixed(one.engine),
+        ratio(one.http, one.engine),
+        ...http.bursts.flatMap((b) => {
+          const h = b.byEngine.find((x) => x.engine === id)?.firstByte.p95;
+          const e = engine.bursts.find((x) => x.size === b.size)?.byEngine.find((x) => x.engine === id)
+            ?.firstByte.p95;
+          return [fixed(h), fixed(e), ratio(h, e)];
+        }),
+      ];
+    }),
+  );
+
+  printSustained(
+    `Sustained arrivals, every language (open model, ${report.settings.sustainedSeconds} s per rate), ms`,
+    http.sustained,
+    phases,
+    'sustained',
+  );
+  printSustained(
+    `Sustained arrivals, English only: the Flite voices (${report.settings.sustainedSeconds} s per rate), ms`,
+    http.sustainedEnglish,
+    phases,
+    'sustained en',
   );
 
   console.log(`\nFile endpoint, ${report.settings.fileCharacters} characters, ms (p50)`);
@@ -255,6 +289,50 @@ export function printReport(report: BenchReport): void {
   printTable(
     ['target', 'goal', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, fixed(t.measured, 2), t.met ? 'yes' : 'NO']),
+  );
+}
+
+/** Burst columns of the per-engine table: HTTP, engine and their ratio, for each burst size. */
+function burstHeaders(http: HttpResults): string[] {
+  return http.bursts.flatMap((b) => [`burst ${b.size}`, 'engine', 'ratio']);
+}
+
+function printSustained(
+  title: string,
+  steps: readonly SustainedStep[],
+  phases: BenchReport['phases'],
+  label: string,
+): void {
+  console.log(`\n${title}`);
+  printTable(
+    [
+      'calls/s',
+      'in flight',
+      'peak',
+      'TTFB p50',
+      'p95',
+      'p99',
+      'server p95',
+      'late',
+      'worst late',
+      'errors',
+      'RSS MB',
+      'client lag',
+      'passed',
+    ],
+    steps.map((s) => [
+      String(s.rate),
+      fixed(s.inFlightMean, 0),
+      String(s.inFlightPeak),
+      ...pct(s.latencies.ttfb),
+      fixed(s.latencies.serverTtfa.p95),
+      `${s.lateStreams}/${s.latencies.calls}`,
+      fixed(s.worstLateMs),
+      String(s.latencies.errors),
+      fixed(phases[`${label} ${s.rate}/s`]?.peakMb, 0),
+      fixed(s.scheduleLagMs),
+      s.passed ? 'yes' : 'no',
+    ]),
   );
 }
 

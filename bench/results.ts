@@ -1,7 +1,9 @@
+import type { EngineId } from '../src/speech/engines/engine.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import type { StreamCall } from './http-client.ts';
 import type { BenchSettings } from './settings.ts';
 import { type Percentiles, percentile, percentiles } from './stats.ts';
+import { benchEngines, engineOf } from './turns.ts';
 
 // What the scenarios measure, shared by the engine baseline, the load generator and the report.
 
@@ -34,6 +36,23 @@ export function latenciesOf(calls: readonly StreamCall[]): StreamLatencies {
   };
 }
 
+/** First byte of the calls one engine spoke, out of a mixed set (a burst). */
+export interface EngineFirstByte {
+  readonly engine: EngineId;
+  readonly calls: number;
+  readonly firstByte: Percentiles;
+}
+
+/** The first bytes of `calls` (errors left out), per engine of the bench. */
+export function firstByteByEngine(
+  calls: readonly { readonly language: LanguageCode; readonly firstMs: number; readonly error?: string }[],
+): EngineFirstByte[] {
+  return benchEngines.map((engine) => {
+    const own = calls.filter((c) => c.error === undefined && engineOf(c.language) === engine);
+    return { engine, calls: own.length, firstByte: percentiles(own.map((c) => c.firstMs)) };
+  });
+}
+
 export interface SequentialHttp extends StreamLatencies {
   readonly language: LanguageCode;
 }
@@ -48,6 +67,7 @@ export interface BurstHttp extends StreamLatencies {
   /** Streams that made their listener wait after the first byte (see `StreamCall.lateMs`). */
   readonly lateStreams: number;
   readonly worstLateMs: number;
+  readonly byEngine: readonly EngineFirstByte[];
 }
 
 export interface FileHttp {
@@ -94,6 +114,8 @@ export interface HttpResults {
   readonly bursts: readonly BurstHttp[];
   readonly files: readonly FileHttp[];
   readonly sustained: readonly SustainedStep[];
+  /** The same ladder with English turns only: what the Flite voices sustain. */
+  readonly sustainedEnglish: readonly SustainedStep[];
   readonly hangUp: HangUpHttp;
 }
 

@@ -8,6 +8,8 @@ export interface BenchSettings {
   readonly burstRepeats: number;
   /** Arrival rates of the sustained scenario, in new calls per second, lowest first. */
   readonly sustainedRates: readonly number[];
+  /** The same for English turns only (Flite, several times espeak-ng's CPU per second of audio). */
+  readonly englishSustainedRates: readonly number[];
   readonly sustainedSeconds: number;
   /** The ladder stops after this many failing rates in a row. */
   readonly sustainedStopAfterFailures: number;
@@ -26,6 +28,7 @@ export function benchSettings(quick: boolean): BenchSettings {
       sequentialPasses: 1,
       burstRepeats: 1,
       sustainedRates: [20, 50, 80],
+      englishSustainedRates: [10, 20],
       sustainedSeconds: 3,
       sustainedStopAfterFailures: 3,
       fileRepeats: 1,
@@ -38,6 +41,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     sequentialPasses: 3,
     burstRepeats: 3,
     sustainedRates: [20, 40, 70, 100, 130, 160, 190, 220, 250, 280],
+    englishSustainedRates: [6, 10, 14, 18, 22, 26, 30, 35, 40],
     sustainedSeconds: 12,
     sustainedStopAfterFailures: 2,
     fileRepeats: 3,
@@ -57,4 +61,8 @@ export const targets = {
   throughputRatio: 0.85,
   fileRatio: 1.3,
   memoryMb: 400,
+  /** English (Flite) calls in flight in real time, first byte p95 under the sustained target. */
+  englishSustainedCalls: 60,
+  /** English first byte p95 at one call through HTTP against the engine's own first clause. */
+  englishOneCallRatio: 2,
 } as const;

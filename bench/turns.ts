@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { EngineId } from '../src/speech/engines/engine.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { voicesOf } from '../src/speech/voices.ts';
 
@@ -6,6 +7,17 @@ import { voicesOf } from '../src/speech/voices.ts';
 export const benchLanguages: readonly LanguageCode[] = ['rw', 'en', 'fr'];
 
 export type Turns = Readonly<Record<LanguageCode, readonly string[]>>;
+
+/** The engine that speaks a language (the catalogue gives all of a language's voices one). */
+export function engineOf(language: LanguageCode): EngineId {
+  const engines = new Set(voicesOf(language).map((voice) => voice.engineVoice.engine));
+  const [engine] = engines;
+  if (engine === undefined || engines.size > 1) throw new Error(`${language} is not spoken by one engine`);
+  return engine;
+}
+
+/** Every engine of the catalogue, in the bench's language order. */
+export const benchEngines: readonly EngineId[] = [...new Set(benchLanguages.map(engineOf))];
 
 /** One receptionist turn: what a caller hears in one reply. */
 export interface Turn {

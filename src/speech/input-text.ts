@@ -5,7 +5,7 @@
  */
 import { firstForbiddenCharacter } from './control-characters.ts';
 import { plainDocument, type SpeechDocument } from './document.ts';
-import { engines } from './engines/registry.ts';
+import { ipaReaderOf } from './engines/registry.ts';
 import { parseSsml } from './ssml/read.ts';
 import type { Voice } from './voices.ts';
 
@@ -49,8 +49,8 @@ export function readInputText(input: string, textType: TextType, voice: Voice): 
     };
   }
   if (textType === 'text') return { ok: true, document: plainDocument(input) };
-  const readsPhonemes = engines[voice.engineVoice.engine].readsPhonemes;
-  const parsed = parseSsml(input, { language: voice.language, readsPhonemes });
+  const readIpa = ipaReaderOf(voice);
+  const parsed = parseSsml(input, { language: voice.language, ...(readIpa ? { readIpa } : {}) });
   if (parsed.ok) return parsed;
   return { ok: false, code: 'invalid_ssml', ...parsed.error };
 }

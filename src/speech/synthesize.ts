@@ -3,6 +3,7 @@ import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput } from './engines/engine.ts';
+import { ipaReaderOf } from './engines/registry.ts';
 import type { EnginePool } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
@@ -71,7 +72,8 @@ type Step =
   | { readonly kind: 'pause'; readonly ms: number };
 
 /** The document as the steps the pipeline runs: clauses in engine input, pauses in ms. */
-function planOf(document: SpeechDocument, frontEnd: FrontEnd): Step[] {
+function planOf(document: SpeechDocument, frontEnd: FrontEnd, voice: Voice): Step[] {
+  const readIpa = ipaReaderOf(voice);
   const steps: Step[] = [];
   const speak = (clauses: readonly string[], rate: number) => {
     for (const clause of clauses) {
@@ -89,8 +91,12 @@ function planOf(document: SpeechDocument, frontEnd: FrontEnd): Step[] {
         speak(splitClauses(frontEnd.readable(segment.text)), segment.rate);
         break;
       case 'phonemes': {
-        const input = frontEnd.phonemeInput(segment.ipa);
-        if (input) steps.push({ kind: 'speak', input, rate: segment.rate, characters: segment.ipa.length });
+        // The parser accepted it for this voice; a voice that cannot read it is a bug.
+        const read = readIpa?.(segment.ipa);
+        if (!read?.ok) throw new Error(`the ${voice.name} voice cannot read the IPA of a phoneme`);
+        const input: EngineInput = { kind: 'phonemes', phonemes: read.phones };
+        if (read.phones !== '')
+          steps.push({ kind: 'speak', input, rate: segment.rate, characters: segment.ipa.length });
         break;
       }
       case 'break':
@@ -136,7 +142,7 @@ export async function* synthesize(
   request: SynthesisRequest,
 ): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
-  const steps = planOf(request.document, frontEndFor(voice.language));
+  const steps = planOf(request.document, frontEndFor(voice.language), voice);
   const { spec, frameBytes, silence } = outputOf(request.target, voice);
   const framer = new Framer(frameBytes, silence);
   const rate = bytesPerSecond(spec);

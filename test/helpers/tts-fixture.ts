@@ -277,9 +277,11 @@ export async function occupyEveryWorker(
   pool: EnginePool,
 ): Promise<{ busy: Promise<void>; release: () => void }> {
   const controller = new AbortController();
-  const voice = findVoice('en', 0);
+  // espeak-ng hands its audio over while it speaks, so a cancel stops it within a chunk; Flite
+  // would render the whole clause first.
+  const voice = findVoice('fr', 0);
   assert.ok(voice);
-  const long = 'This clause keeps an engine busy for a long while. '.repeat(1500);
+  const long = 'Cette phrase occupe un moteur pendant un long moment. '.repeat(1500);
   const jobs = Array.from({ length: pool.size }, async () => {
     try {
       for await (const _ of pool.synthesize({

@@ -124,17 +124,23 @@ describe('SSML on the TTS endpoints', () => {
       assert.equal(error.element, 'phoneme');
     });
 
-    it('refuses phoneme in a voice that reads text only (Flite), naming the element', async () => {
-      for (const url of [FILE, STREAM]) {
-        const error = expectError(
-          await ssml('<speak>Hi <phoneme alphabet="ipa" ph="həˈloʊ">hello</phoneme></speak>', 'en', url, 0),
-          400,
-          'invalid_ssml',
-          'input',
-        );
-        assert.equal(error.element, 'phoneme');
-        assert.match(error.message, /text only/);
-      }
+    it('speaks phoneme in the English voices, and refuses a symbol they cannot say', async () => {
+      const plain = file(await ssml('<speak>Hi there.</speak>', 'en', FILE, 0));
+      const spoken = file(
+        await ssml('<speak>Hi <phoneme alphabet="ipa" ph="ˈθɪŋk ðeɪ">x</phoneme>.</speak>', 'en', FILE, 0),
+      );
+      assert.ok(
+        spoken.seconds > plain.seconds + 0.3,
+        `the IPA is spoken: ${spoken.seconds} s against ${plain.seconds} s`,
+      );
+      const error = expectError(
+        await ssml('<speak>Hi <phoneme alphabet="ipa" ph="bɔ̃ʒuʁ">x</phoneme></speak>', 'en', FILE, 0),
+        400,
+        'invalid_ssml',
+        'input',
+      );
+      assert.equal(error.element, 'phoneme');
+      assert.match(error.message, /"ɔ̃"/);
     });
 
     it('bills the characters spoken: text and aliases, not markup', async () => {

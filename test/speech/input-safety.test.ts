@@ -115,17 +115,23 @@ describe('input safety', () => {
     await assertReferencesUnchanged('markup');
   });
 
-  it('never lets phoneme brackets in text reach the engine as phonemes', async () => {
-    const voice = voices.find((v) => v.language === 'en' && v.engineVoice.engine === 'espeak-ng') as Voice;
-    const asText = await speak(pool, "[[h@l'oU]]", voice);
-    const asPhonemes = pool.synthesize({
-      input: { kind: 'phonemes', phonemes: "[[h@l'oU]]" },
-      voice: voice.engineVoice,
-      output: { sampleRate: voice.sampleRate, encoding: 'pcm_s16le' },
-    });
-    const parts: Uint8Array[] = [];
-    for await (const bytes of asPhonemes) parts.push(bytes);
-    assert.ok(!asText.audio.equals(Buffer.concat(parts)), 'text in brackets is not spoken as phonemes');
+  it('never lets phoneme notation in text reach the engine as phonemes', async () => {
+    for (const [language, notation] of [
+      ['fr', "[[bOZu'r]]"],
+      ['en', 'pau hh ax0 l ow1 pau'],
+    ] as const) {
+      const voice = voices.find((v) => v.language === language) as Voice;
+      const asText = await speak(pool, notation, voice);
+      const asPhonemes = pool.synthesize({
+        input: { kind: 'phonemes', phonemes: notation },
+        voice: voice.engineVoice,
+        output: { sampleRate: voice.sampleRate, encoding: 'pcm_s16le' },
+      });
+      const parts: Uint8Array[] = [];
+      for await (const bytes of asPhonemes) parts.push(bytes);
+      assert.ok(parts.length > 0, `${language}: the notation is valid phoneme input`);
+      assert.ok(!asText.audio.equals(Buffer.concat(parts)), `${language}: text is not spoken as phonemes`);
+    }
   });
 
   it('refuses phoneme input outside the notation Ijwi writes, before the engine reads it', async () => {

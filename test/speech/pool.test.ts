@@ -11,8 +11,10 @@ function voice(language: string, speakerId: number): Voice {
   return found;
 }
 
-// An espeak-ng voice: these tests stop and resume its clauses between engine chunks.
-const en = voice('en', 3);
+// espeak-ng voices: these tests stop and resume their clauses between engine chunks (Flite
+// renders a clause whole; its engine tests are in engines/flite.test.ts). `en` reads the
+// English texts, with an espeak-ng English voice of the pool's own.
+const en = { ...voice('fr', 0), engineVoice: { ...voice('fr', 0).engineVoice, language: 'en-us' } };
 const fr = voice('fr', 1);
 const rw = voice('rw', 2);
 const native: OutputSpec = { sampleRate: 22050, encoding: 'pcm_s16le' };

@@ -280,7 +280,7 @@ describe('synthesize', () => {
         ['fr', 'bɔ̃ʒuʁ'],
         ['rw', 'muɾaho'],
       ] as const) {
-        // Voices whose engine speaks IPA (English: the African English voices, on espeak-ng).
+        // English: an African English voice, whose words go through the accent's rules, not the IPA.
         const voice = findVoice(language, language === 'en' ? 3 : 0) as Voice;
         const { audio, end } = await speakDocument([{ kind: 'phonemes', ipa, rate: 1 }], voice, stream);
         assert.ok(end.seconds > 0.2 && end.seconds < 2, `${language}: ${end.seconds} s`);

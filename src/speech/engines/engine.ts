@@ -3,6 +3,7 @@
  * the pool turns it into an async iterable with an AbortSignal for callers. A second engine
  * (neural voices) joins by implementing this interface and registering in `registry.ts`.
  */
+import type { LanguageCode } from '../text/verbalizer.ts';
 
 /** Engine-specific voice settings; each engine narrows `engine` to its own id. */
 export interface EngineVoice {
@@ -47,13 +48,24 @@ export interface SpeechEngine {
   phonemes(input: string, voice: EngineVoice): string;
 }
 
+/**
+ * IPA a client wrote (SSML `phoneme`) as the phonemes an engine reads (`''`: no sound), or the
+ * first symbol its voices cannot say.
+ */
+export type IpaReading =
+  | { readonly ok: true; readonly phones: string }
+  | { readonly ok: false; readonly symbol: string };
+
 /** What the registry knows about an engine without loading it. */
 export interface EngineDescriptor {
   readonly id: EngineId;
   readonly name: string;
   readonly licence: string;
-  /** Whether it speaks phoneme input (SSML `<phoneme>`); an engine that does not reads text only. */
-  readonly readsPhonemes: boolean;
+  /**
+   * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
+   * main thread, before anything is queued; absent when the engine reads text only.
+   */
+  readIpa?(language: LanguageCode, ipa: string): IpaReading;
   /** Runs inside a worker thread only. */
   load(): Promise<SpeechEngine>;
 }

@@ -1,4 +1,5 @@
 import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import { ipaToEspeak } from '../text/ipa.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
 
 /**
@@ -146,7 +147,12 @@ export const espeakNgEngine: EngineDescriptor = {
   id: 'espeak-ng',
   name: 'eSpeak NG',
   licence: 'GPL-3.0-or-later',
-  readsPhonemes: true,
+  readIpa(language, ipa) {
+    const converted = ipaToEspeak(language, ipa);
+    if (!converted.ok) return converted;
+    const mnemonics = converted.mnemonics.trim();
+    return { ok: true, phones: mnemonics === '' ? '' : `[[${mnemonics}]]` };
+  },
   async load() {
     const loadModule = (await import('@echogarden/espeak-ng-emscripten')).default;
     const module = await loadModule();

@@ -1,4 +1,5 @@
-import type { EngineDescriptor, EngineId } from './engine.ts';
+import type { Voice } from '../voices.ts';
+import type { EngineDescriptor, EngineId, IpaReading } from './engine.ts';
 import { espeakNgEngine } from './espeak-ng.ts';
 import { fliteEngine } from './flite/flite.ts';
 
@@ -7,3 +8,9 @@ export const engines: Readonly<Record<EngineId, EngineDescriptor>> = {
   'espeak-ng': espeakNgEngine,
   flite: fliteEngine,
 };
+
+/** How a voice reads IPA (SSML `phoneme`): in its engine's notation; undefined when it reads text only. */
+export function ipaReaderOf(voice: Voice): ((ipa: string) => IpaReading) | undefined {
+  const { readIpa } = engines[voice.engineVoice.engine];
+  return readIpa && ((ipa) => readIpa(voice.language, ipa));
+}

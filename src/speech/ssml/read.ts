@@ -15,7 +15,7 @@ import {
   type SpeechDocument,
   type SpeechSegment,
 } from '../document.ts';
-import { ipaToEspeak } from '../text/ipa.ts';
+import type { IpaReading } from '../engines/engine.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
 import { type DateFormat, dateFormats, type Interpretation, interpretations, readSayAs } from './say-as.ts';
 
@@ -53,6 +53,8 @@ const RATES: Readonly<Record<string, number>> = {
   'x-fast': 1.5,
 };
 const MAX_DEPTH = 32;
+/** A phoneme is a word or a few: its IPA is spoken as one piece, which nothing splits. */
+export const MAX_PHONEME_CHARACTERS = 300;
 const SENTENCE_END = /[.!?…]["'”’»)]*\s*$/u;
 /** A clause mark at the end of a sentence gives way to the full stop. */
 const CLAUSE_END = /[,;:—–-]\s*$/u;
@@ -94,10 +96,10 @@ interface Open {
   text: string;
 }
 
-/** Who will speak the document: its language, and whether its engine speaks IPA (`phoneme`). */
+/** Who will speak the document: its language, and how its voice reads IPA (`phoneme`), if it does. */
 export interface SsmlSpeaker {
   readonly language: LanguageCode;
-  readonly readsPhonemes: boolean;
+  readonly readIpa?: (ipa: string) => IpaReading;
 }
 
 /**
@@ -136,11 +138,11 @@ class Reader {
   /** Where the element being opened starts, in the input: a position is worked out only for an error. */
   #tagOffset = 0;
   #input = '';
-  readonly #readsPhonemes: boolean;
+  readonly #readIpa: ((ipa: string) => IpaReading) | undefined;
 
   constructor(speaker: SsmlSpeaker) {
     this.#language = speaker.language;
-    this.#readsPhonemes = speaker.readsPhonemes;
+    this.#readIpa = speaker.readIpa;
   }
 
   read(input: string): SpeechDocument {
@@ -334,12 +336,18 @@ class Reader {
     const { alphabet, ph } = open.attributes;
     if (alphabet !== 'ipa') throw this.#error('phoneme', 'alphabet must be "ipa"');
     if (ph === undefined || ph.trim() === '') throw this.#error('phoneme', 'needs the IPA in ph');
-    if (!this.#readsPhonemes)
+    if (codePointCount(ph) > MAX_PHONEME_CHARACTERS) {
+      throw this.#error(
+        'phoneme',
+        `ph holds over the ${MAX_PHONEME_CHARACTERS} characters a phoneme may; give a phoneme per word or phrase`,
+      );
+    }
+    if (!this.#readIpa)
       throw this.#error(
         'phoneme',
         'this voice speaks text only; write the word, or give a sub alias that spells it',
       );
-    const converted = ipaToEspeak(this.#language, ph);
+    const converted = this.#readIpa(ph);
     if (!converted.ok) {
       throw this.#error(
         'phoneme',

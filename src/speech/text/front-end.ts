@@ -1,7 +1,6 @@
 import type { EngineInput } from '../engines/engine.ts';
 import { englishVerbalizer } from './en/verbalizer.ts';
 import { frenchVerbalizer } from './fr/verbalizer.ts';
-import { ipaToEspeak } from './ipa.ts';
 import { createNormalizer } from './normalize.ts';
 import { readableText } from './readable.ts';
 import { kinyarwandaToEspeak, kinyarwandaToIpa } from './rw/g2p.ts';
@@ -16,11 +15,6 @@ export interface FrontEnd {
   readable(text: string): string;
   /** One normalised clause as the engine reads it; undefined when it holds nothing to say. */
   engineInput(clause: string): EngineInput | undefined;
-  /**
-   * IPA a client gave (SSML `phoneme`, already checked by the parser) as the engine's phonemes;
-   * undefined when it holds no sound. Throws on a symbol the voice cannot say.
-   */
-  phonemeInput(ipa: string): EngineInput | undefined;
   /** IPA of a clause when the front-end itself knows it; otherwise the engine is asked. */
   readonly ipa?: (clause: string) => string;
 }
@@ -31,16 +25,6 @@ const kinyarwandaInput = (clause: string): EngineInput | undefined => {
   const phonemes = kinyarwandaToEspeak(clause);
   return phonemes === '' ? undefined : { kind: 'phonemes', phonemes };
 };
-
-/** The IPA reader of a language's voice: its symbols in the engine's phoneme notation. */
-const phonemesIn =
-  (language: LanguageCode) =>
-  (ipa: string): EngineInput | undefined => {
-    const converted = ipaToEspeak(language, ipa);
-    if (!converted.ok) throw new Error(`the ${language} voice cannot say the IPA symbol ${converted.symbol}`);
-    const mnemonics = converted.mnemonics.trim();
-    return mnemonics === '' ? undefined : { kind: 'phonemes', phonemes: `[[${mnemonics}]]` };
-  };
 
 /** A language's normaliser, behind the skip of characters its voices cannot read (readable.ts). */
 function readingsOf(verbalizer: Verbalizer): Pick<FrontEnd, 'normalize' | 'readable'> {
@@ -53,11 +37,11 @@ const frontEnds: Readonly<Record<LanguageCode, FrontEnd>> = {
   rw: {
     ...readingsOf(kinyarwandaVerbalizer),
     engineInput: kinyarwandaInput,
-    phonemeInput: phonemesIn('rw'),
+
     ipa: kinyarwandaToIpa,
   },
-  en: { ...readingsOf(englishVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('en') },
-  fr: { ...readingsOf(frenchVerbalizer), engineInput: plainText, phonemeInput: phonemesIn('fr') },
+  en: { ...readingsOf(englishVerbalizer), engineInput: plainText },
+  fr: { ...readingsOf(frenchVerbalizer), engineInput: plainText },
 };
 
 /** The front-end of a language. */

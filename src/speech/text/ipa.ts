@@ -157,19 +157,22 @@ export const IPA_TABLES: Readonly<Record<LanguageCode, ReadonlyMap<string, strin
   fr: FRENCH,
 };
 
-// Marks every table accepts: stress and length become espeak-ng's own, a syllable break is
-// dropped (phoneme input has none), whitespace separates words.
-const MARKS: Readonly<Record<string, string>> = { ˈ: "'", ˌ: ',', '.': '' };
+/** One piece of IPA: a symbol of the table, a stress mark, a length mark, or a word break. */
+export type IpaToken =
+  | { readonly kind: 'symbol'; readonly symbol: string }
+  | { readonly kind: 'stress'; readonly primary: boolean }
+  | { readonly kind: 'long' }
+  | { readonly kind: 'space' };
+
+export type IpaTokens =
+  | { readonly ok: true; readonly tokens: readonly IpaToken[] }
+  | { readonly ok: false; readonly symbol: string };
+
+const STRESS: Readonly<Record<string, boolean>> = { ˈ: true, ˌ: false };
+const SYLLABLE_BREAK = '.';
 const LENGTH = 'ː';
 const WHITESPACE = /\s/u;
 const COMBINING = /\p{M}/u;
-
-const longestKey = (map: ReadonlyMap<string, string>) => Math.max(...Array.from(map.keys(), (k) => k.length));
-const LONGEST: Readonly<Record<LanguageCode, number>> = {
-  rw: longestKey(KINYARWANDA),
-  en: longestKey(ENGLISH),
-  fr: longestKey(FRENCH),
-};
 
 /** The symbol at `index` as a person sees it: one character with the combining marks after it. */
 function symbolAt(ipa: string, index: number): string {
@@ -180,47 +183,62 @@ function symbolAt(ipa: string, index: number): string {
 }
 
 /**
- * Converts IPA to the espeak-ng phoneme mnemonics of the voice that speaks `language` (`rw`: the
- * `sw` voice, `en`: `en-us` and `en-029`, `fr`: `fr`), longest symbol first: `ˈ` and `ˌ` become
- * stress marks, `ː` lengthens, a `.` syllable break is dropped, whitespace separates words, and
- * affricates are accepted with or without a tie bar. The result uses only the characters
- * `[A-Za-z0-9@~^*':,]` and single spaces and is meant to go inside `[[ ]]`. The first symbol
- * that is not in the language's table is returned instead, with its combining marks.
+ * IPA cut into the symbols of `symbols` (NFC, without tie bars), longest first, and marks: `ˈ`
+ * and `ˌ` stress, `ː` length (once, however many), whitespace a word break (once), a `.`
+ * syllable break dropped; affricates are accepted with or without a tie bar. The first symbol
+ * that is not in the table is returned instead, with its combining marks.
  */
-export function ipaToEspeak(language: LanguageCode, ipa: string): IpaConversion {
-  const map = IPA_TABLES[language];
+export function ipaTokens(ipa: string, symbols: ReadonlyMap<string, unknown>): IpaTokens {
+  const longest = Math.max(...Array.from(symbols.keys(), (k) => k.length));
   const text = ipa.normalize('NFC').replace(TIE_BARS, '');
-  let out = '';
+  const tokens: IpaToken[] = [];
+  const last = () => tokens.at(-1)?.kind;
   let i = 0;
   while (i < text.length) {
     const char = text.charAt(i);
-    if (WHITESPACE.test(char)) {
-      if (out !== '' && !out.endsWith(' ')) out += ' ';
-      i++;
-      continue;
-    }
-    const mark = MARKS[char];
-    if (mark !== undefined) {
-      out += mark;
-      i++;
-      continue;
-    }
-    if (char === LENGTH) {
-      if (!out.endsWith(':')) out += ':';
+    if (WHITESPACE.test(char) || char === LENGTH || char === SYLLABLE_BREAK || char in STRESS) {
+      if (WHITESPACE.test(char)) {
+        if (tokens.length > 0 && last() !== 'space') tokens.push({ kind: 'space' });
+      } else if (char === LENGTH) {
+        if (last() !== 'long') tokens.push({ kind: 'long' });
+      } else if (char !== SYLLABLE_BREAK) {
+        tokens.push({ kind: 'stress', primary: STRESS[char] as boolean });
+      }
       i++;
       continue;
     }
     let matched = false;
-    for (let length = Math.min(LONGEST[language], text.length - i); length > 0; length--) {
-      const mnemonic = map.get(text.slice(i, i + length));
+    for (let length = Math.min(longest, text.length - i); length > 0; length--) {
+      const symbol = text.slice(i, i + length);
       // A match must not leave a combining mark of its last symbol behind (`a` in `ã`).
-      if (mnemonic === undefined || COMBINING.test(text.charAt(i + length))) continue;
-      out += mnemonic;
+      if (!symbols.has(symbol) || COMBINING.test(text.charAt(i + length))) continue;
+      tokens.push({ kind: 'symbol', symbol });
       i += length;
       matched = true;
       break;
     }
     if (!matched) return { ok: false, symbol: symbolAt(text, i) };
   }
-  return { ok: true, mnemonics: out.trimEnd() };
+  while (last() === 'space') tokens.pop();
+  return { ok: true, tokens };
+}
+
+/**
+ * Converts IPA to the espeak-ng phoneme mnemonics of the voice that speaks `language` (`rw`: the
+ * `sw` voice, `en`: `en-us` and `en-029`, `fr`: `fr`): `ˈ` and `ˌ` become stress marks, `ː`
+ * lengthens, whitespace separates words (see `ipaTokens`). The result uses only the characters
+ * `[A-Za-z0-9@~^*':,]` and single spaces and is meant to go inside `[[ ]]`.
+ */
+export function ipaToEspeak(language: LanguageCode, ipa: string): IpaConversion {
+  const map = IPA_TABLES[language];
+  const read = ipaTokens(ipa, map);
+  if (!read.ok) return read;
+  let out = '';
+  for (const token of read.tokens) {
+    if (token.kind === 'space') out += ' ';
+    else if (token.kind === 'long') out += out.endsWith(':') ? '' : ':';
+    else if (token.kind === 'stress') out += token.primary ? "'" : ',';
+    else out += map.get(token.symbol) as string;
+  }
+  return { ok: true, mnemonics: out };
 }

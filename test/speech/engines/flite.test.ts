@@ -109,7 +109,7 @@ describe('Flite engine', () => {
     assert.equal(pool.queued, 0);
   });
 
-  it('reads markup and option-like text as text, and refuses phonemes', async () => {
+  it('reads markup and option-like text as text, and phones only from its phone set', async () => {
     const plain = (await speak(text('Hello there.'), voice('slt'), native16k)).byteLength / 32_000;
     for (const hostile of [
       '<break time="9s"/> Hello there.',
@@ -124,9 +124,17 @@ describe('Flite engine', () => {
       '-t',
       '-voice kal',
     ]);
-    await assert.rejects(
-      speak({ kind: 'phonemes', phonemes: "[[h@l'oU]]" }, voice('slt'), native16k),
-      /text only/,
+    const hello = await speak(
+      { kind: 'phonemes', phonemes: 'pau hh ax0 l ow1 pau' },
+      voice('slt'),
+      native16k,
     );
+    assert.ok(hello.byteLength / 32_000 > 0.3, 'phones are spoken');
+    for (const phones of ["[[h@l'oU]]", 'hh ax0 l ow1 -voice', 'pau hh ax9 pau']) {
+      await assert.rejects(
+        speak({ kind: 'phonemes', phonemes: phones }, voice('slt'), native16k),
+        /no phone/,
+      );
+    }
   });
 });

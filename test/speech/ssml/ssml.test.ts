@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SpeechDocument, SpeechSegment } from '../../../src/speech/document.ts';
+import type { EngineDescriptor } from '../../../src/speech/engines/engine.ts';
+import { engines } from '../../../src/speech/engines/registry.ts';
 import { parseSsml } from '../../../src/speech/ssml/read.ts';
 import { englishVerbalizer } from '../../../src/speech/text/en/verbalizer.ts';
 import { frenchVerbalizer } from '../../../src/speech/text/fr/verbalizer.ts';
@@ -10,15 +12,21 @@ import type { LanguageCode, Verbalizer } from '../../../src/speech/text/verbaliz
 const VERBALIZERS: readonly Verbalizer[] = [kinyarwandaVerbalizer, englishVerbalizer, frenchVerbalizer];
 const speak = (body: string) => `<speak>${body}</speak>`;
 
-// An engine that speaks IPA, as espeak-ng does; a text-only one is tested on its own below.
+// A voice that speaks IPA, as espeak-ng's do; a text-only one is tested on its own below.
+const espeakSpeaker = (language: LanguageCode) => ({
+  language,
+  readIpa: (ipa: string) =>
+    (engines['espeak-ng'].readIpa as NonNullable<EngineDescriptor['readIpa']>)(language, ipa),
+});
+
 function parsed(ssml: string, language: LanguageCode = 'en'): SpeechDocument {
-  const result = parseSsml(ssml, { language, readsPhonemes: true });
+  const result = parseSsml(ssml, espeakSpeaker(language));
   assert.ok(result.ok, result.ok ? '' : result.error.message);
   return result.document;
 }
 
-function refused(ssml: string, language: LanguageCode = 'en', readsPhonemes = true) {
-  const result = parseSsml(ssml, { language, readsPhonemes });
+function refused(ssml: string, language: LanguageCode = 'en', readsIpa = true) {
+  const result = parseSsml(ssml, readsIpa ? espeakSpeaker(language) : { language });
   assert.ok(!result.ok, `accepted: ${JSON.stringify(result.ok && result.document)}`);
   return result.error;
 }
@@ -419,6 +427,13 @@ describe('parseSsml: phoneme', () => {
     refusedAt(speak('<phoneme alphabet="ipa">x</phoneme>'), 'phoneme', 1, 8);
     refusedAt(speak('<phoneme alphabet="ipa" ph="tə"><sub alias="a">x</sub></phoneme>'), 'sub', 1, 40);
   });
+
+  it('takes a phoneme of 300 characters of IPA, and refuses a longer one', () => {
+    const ipa = (n: number) => 'tə '.repeat(n).slice(0, n);
+    assert.equal(segments(speak(`<phoneme alphabet="ipa" ph="${ipa(300)}">x</phoneme>`)).length, 1);
+    const error = refusedAt(speak(`<phoneme alphabet="ipa" ph="${ipa(301)}">x</phoneme>`), 'phoneme', 1, 8);
+    assert.match(error.message, /300/);
+  });
 });
 
 describe('parseSsml: errors', () => {
@@ -499,10 +514,7 @@ describe('parseSsml: a voice that reads text only', () => {
     assert.equal(error.element, 'phoneme');
     assert.equal(error.column, 14);
     assert.match(error.message, /text only/);
-    const result = parseSsml(speak('Hello <sub alias="world">w</sub><break time="1s"/>'), {
-      language: 'en',
-      readsPhonemes: false,
-    });
+    const result = parseSsml(speak('Hello <sub alias="world">w</sub><break time="1s"/>'), { language: 'en' });
     assert.ok(result.ok);
   });
 });

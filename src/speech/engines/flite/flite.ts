@@ -1,7 +1,8 @@
 import { parseWav } from '../../audio/wav.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { africanWord } from './african-english.ts';
-import { phonesToIpa } from './cmu-phones.ts';
+import { isPhone, phonesToIpa } from './cmu-phones.ts';
+import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
 import { compileFlite, FliteRunner, RUN_DIR } from './wasi-runner.ts';
 
@@ -40,6 +41,12 @@ const SAMPLE_RATES: Readonly<Record<FliteVoiceName, number>> = {
  * 8 kHz diphones, makes its by-product audio fastest.
  */
 const LOOKUP_VOICE: FliteVoiceName = 'kal';
+/**
+ * The longest clause Flite is given. The pipeline's clauses are a few hundred characters at
+ * most; Flite renders a clause whole before any of it can be cancelled, so a longer one, from
+ * whatever caller, is refused rather than left to hold a worker for seconds.
+ */
+export const MAX_CLAUSE_CHARACTERS = 2_000;
 /** Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them. */
 const CHUNK_SECONDS = 0.1;
 
@@ -89,21 +96,33 @@ class FliteEngine implements SpeechEngine {
    * of a tenth of a second, stopping at the first one after a cancel.
    */
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
-    if (input.kind !== 'text') throw new Error('flite reads text only, not phonemes');
     const fliteVoice = asFliteVoice(voice);
-    if (sink.cancelled() || input.text.trim() === '') return;
-    const pronunciations =
-      fliteVoice.accent === undefined ? undefined : this.#spokenWords(input.text, fliteVoice);
-    const { args, inputs } = fliteArguments(
-      pronunciations === undefined ? { text: input.text } : { text: input.text, pronunciations },
-      fliteVoice,
-      rate,
-    );
+    const text = input.kind === 'text' ? input.text : input.phonemes;
+    if (sink.cancelled() || text.trim() === '') return;
+    if (text.length > MAX_CLAUSE_CHARACTERS) {
+      throw new Error(
+        `flite takes clauses of at most ${MAX_CLAUSE_CHARACTERS} characters, not ${text.length}`,
+      );
+    }
+    const { args, inputs } = fliteArguments(this.#speech(input, fliteVoice), fliteVoice, rate);
     const { samples, sampleRate } = parseWav(this.#runner.run(args, inputs).wav);
     const step = Math.round(sampleRate * CHUNK_SECONDS);
     for (let at = 0; at < samples.length && !sink.cancelled(); at += step) {
       sink.push(samples.slice(at, at + step));
     }
+  }
+
+  /** Phones checked against the phone set; text with the voice's accent, if it has one. */
+  #speech(input: EngineInput, voice: FliteVoice): FliteSpeech {
+    if (input.kind === 'phonemes') {
+      const phones = input.phonemes.trim().split(/\s+/);
+      const unknown = phones.find((phone) => !isPhone(phone));
+      if (unknown !== undefined)
+        throw new Error(`flite has no phone ${JSON.stringify(unknown.slice(0, 20))}`);
+      return { phones: phones.join(' ') };
+    }
+    const pronunciations = voice.accent === undefined ? undefined : this.#spokenWords(input.text, voice);
+    return pronunciations === undefined ? { text: input.text } : { text: input.text, pronunciations };
   }
 
   /** The phones the voice speaks for a clause, in IPA, a space between words (`--show phonemes`). */
@@ -133,7 +152,8 @@ export const fliteEngine: EngineDescriptor = {
   id: 'flite',
   name: 'Flite',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
-  readsPhonemes: false,
+  // Its voices are English: the IPA is read with the English symbols.
+  readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
   async load() {
     return new FliteEngine(new FliteRunner(await compileFlite()));
   },
