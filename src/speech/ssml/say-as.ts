@@ -7,7 +7,7 @@ import { englishVerbalizer } from '../text/en/verbalizer.ts';
 import { frenchVerbalizer } from '../text/fr/verbalizer.ts';
 import { CURRENCY, CURRENCY_CODES, parseWrittenNumber } from '../text/normalize.ts';
 import { kinyarwandaVerbalizer } from '../text/rw/verbalizer.ts';
-import type { CurrencyCode, LanguageCode, Verbalizer } from '../text/verbalizer.ts';
+import type { LanguageCode, Verbalizer } from '../text/verbalizer.ts';
 
 export const interpretations = [
   'characters',
