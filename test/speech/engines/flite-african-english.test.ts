@@ -59,6 +59,13 @@ describe('African English rules', () => {
     assert.equal(ipa(fullVowels(word('president', 'p r eh1 z ih0 d ah0 n t'))), 'pɹˈɛzɪdɛnt');
   });
 
+  it('names a vowel spelt with several letters by the one a reader goes by', () => {
+    assert.equal(ipa(fullVowels(word('station', 's t ey1 sh ax0 n'))), 'stˈeɪʃɔn');
+    assert.equal(ipa(fullVowels(word('special', 's p eh1 sh ax0 l'))), 'spˈɛʃɑl');
+    assert.equal(ipa(fullVowels(word('famous', 'f ey1 m ax0 s'))), 'fˈeɪmus');
+    assert.equal(ipa(fullVowels(word('certain', 's er1 t ax0 n'))), 'sˈɝtɛn');
+  });
+
   it('falls back to [a] when the spelling does not line up with the vowels', () => {
     // "business": three vowel letters (u, i, e), two spoken vowels.
     assert.equal(ipa(fullVowels(word('business', 'b ih1 z n ah0 s'))), 'bˈɪznɑs');

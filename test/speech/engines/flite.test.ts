@@ -44,6 +44,20 @@ describe('Flite engine', () => {
   });
   after(() => pool.close());
 
+  it('starts each clause at its first sound, not after the silence Flite puts before it', async () => {
+    for (const name of ['slt', 'rms', 'kal'] as const) {
+      const rate = name === 'kal' ? 8000 : 16_000;
+      const samples = littleEndianBytesToInt16(
+        await speak(text('Hello there.'), voice(name), { ...native16k, sampleRate: rate }),
+      );
+      const firstSound = samples.findIndex((sample) => Math.abs(sample) >= 300);
+      assert.ok(
+        firstSound >= 0 && firstSound / rate <= 0.05,
+        `${name}: first sound at ${firstSound / rate} s`,
+      );
+    }
+  });
+
   it('speaks every voice, non-silent and of a plausible length, in every kind of output', async () => {
     for (const name of ['slt', 'rms', 'awb', 'kal16', 'kal'] as const) {
       const rate = name === 'kal' ? 8000 : 16_000;

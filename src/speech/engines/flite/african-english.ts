@@ -85,15 +85,27 @@ function spelledVowel(letter: string | undefined): string {
 }
 
 /**
- * The first letter of each vowel spelling in a word ("about": a, o), when there are as many as
- * it has spoken vowels; a silent final "e" ("table" has two, "make" one) is dropped first.
+ * The letter that names each vowel spelling of a word ("about": a, o), when there are as many
+ * as it has spoken vowels; a silent final "e" ("table" has two, "make" one) is dropped first.
+ * A spelling of two or more letters is named by the letter a reader goes by: "ou" by u
+ * ("famous" [femus]), "ai" and "ei" by e ("certain" [setɛn]), one that starts with i or e
+ * before another vowel by the rest ("station" [steʃɔn], "special" [speʃal]); any other by its
+ * first letter.
  */
 function vowelLetters(spelling: string, spokenVowels: number): string[] | undefined {
   const lower = spelling.toLowerCase();
-  const groups = [...lower.matchAll(/[aeiou]+|(?<=[^aeiou])y/g)].map((match) => match[0][0] as string);
+  const groups = [...lower.matchAll(/[aeiou]+|(?<=[^aeiou])y/g)].map((match) => namingLetter(match[0]));
   if (groups.length === spokenVowels) return groups;
   if (groups.length === spokenVowels + 1 && /[^aeiou]e$/.test(lower)) return groups.slice(0, -1);
   return undefined;
+}
+
+function namingLetter(group: string): string {
+  if (group.length === 1) return group;
+  if (group.startsWith('ou')) return 'u';
+  if (group === 'ai' || group === 'ei') return 'e';
+  if (group[0] === 'i' || group[0] === 'e') return namingLetter(group.slice(1));
+  return group[0] as string;
 }
 
 /**

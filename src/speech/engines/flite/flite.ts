@@ -47,6 +47,23 @@ const LOOKUP_VOICE: FliteVoiceName = 'kal';
  * whatever caller, is refused rather than left to hold a worker for seconds.
  */
 export const MAX_CLAUSE_CHARACTERS = 2_000;
+/**
+ * Flite opens every clause with about 0.2 s of silence (its utterance's first pause), which a
+ * listener would wait through before each clause, the first one included. The clause starts
+ * this long before its first sound instead; the silence at its end stays as the pause between
+ * clauses.
+ */
+const LEAD_IN_SECONDS = 0.04;
+/** A sample this loud (of 32767) or louder is sound, not the silence of a pause. */
+const SOUND_LEVEL = 300;
+
+/** Where a clause's audio should start: `LEAD_IN_SECONDS` before its first sound. */
+export function speechStart(samples: Int16Array, sampleRate: number): number {
+  const first = samples.findIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
+  if (first === -1) return 0;
+  return Math.max(0, first - Math.round(LEAD_IN_SECONDS * sampleRate));
+}
+
 /** Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them. */
 const CHUNK_SECONDS = 0.1;
 
@@ -105,7 +122,8 @@ class FliteEngine implements SpeechEngine {
       );
     }
     const { args, inputs } = fliteArguments(this.#speech(input, fliteVoice), fliteVoice, rate);
-    const { samples, sampleRate } = parseWav(this.#runner.run(args, inputs).wav);
+    const { samples: rendered, sampleRate } = parseWav(this.#runner.run(args, inputs).wav);
+    const samples = rendered.subarray(speechStart(rendered, sampleRate));
     const step = Math.round(sampleRate * CHUNK_SECONDS);
     for (let at = 0; at < samples.length && !sink.cancelled(); at += step) {
       sink.push(samples.slice(at, at + step));
