@@ -41,7 +41,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     sequentialPasses: 3,
     burstRepeats: 3,
     sustainedRates: [20, 40, 70, 100, 130, 160, 190, 220, 250, 280],
-    englishSustainedRates: [6, 10, 14, 18, 22, 26, 30, 35, 40],
+    englishSustainedRates: [10, 20, 30, 40, 50, 60, 70],
     sustainedSeconds: 12,
     sustainedStopAfterFailures: 2,
     fileRepeats: 3,
