@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { compileFlite, FliteRunner } from '../../../src/speech/engines/flite/wasi-runner.ts';
+import {
+  type CompiledFlite,
+  compileFlite,
+  FliteRunner,
+} from '../../../src/speech/engines/flite/wasi-runner.ts';
 import { exportStackPointer } from '../../../src/speech/engines/flite/wasm-binary.ts';
 
 // The runner keeps one Flite instance and puts it back into its first state before each run:
@@ -9,7 +13,7 @@ import { exportStackPointer } from '../../../src/speech/engines/flite/wasm-binar
 const say = (voice: string, words: string) => ['-voice', voice, '-t', words];
 
 describe('Flite runner', () => {
-  let module: WebAssembly.Module;
+  let module: CompiledFlite;
   before(async () => {
     module = await compileFlite();
   });
@@ -23,12 +27,31 @@ describe('Flite runner', () => {
       say('awb', `${'A long sentence that grows the heap. '.repeat(12)}`),
       say('kal16', 'Good morning, thank you for calling.'),
       say('slt', 'Good morning, thank you for calling.'),
+      // The accent's two runs: printing the lexicon's phones, then speaking with an addenda.
+      ['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you'],
+      ['-voice', 'rms', '-p', 'pau hh ax0 l ow1 pau'],
+      say('rms', 'Thank you.'),
     ];
     for (const args of runs) {
       const again = reused.run(args).wav;
       const fresh = new FliteRunner(module).run(args).wav;
       assert.ok(Buffer.from(again).equals(Buffer.from(fresh)), args.join(' '));
     }
+  });
+
+  it('knows where the read-only data lies, and no run writes there', () => {
+    const { readOnly } = module;
+    assert.ok(readOnly, 'the binary names its .rodata segment');
+    // Flite's voices are nearly all of the 17 MB of data: the runner need not copy them back.
+    assert.ok(readOnly.end - readOnly.start > 16_000_000, `${readOnly.start}-${readOnly.end}`);
+    const runner = new FliteRunner(module);
+    const first = runner.memorySnapshot().subarray(readOnly.start, readOnly.end);
+    for (const voice of ['slt', 'rms', 'awb', 'kal16', 'kal']) {
+      runner.run(say(voice, 'Good morning, thank you for calling. Goodbye.'));
+    }
+    runner.run(['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you']);
+    const after = runner.memorySnapshot().subarray(readOnly.start, readOnly.end);
+    assert.ok(Buffer.from(after).equals(Buffer.from(first)));
   });
 
   it('keeps a reused instance from growing run after run', () => {

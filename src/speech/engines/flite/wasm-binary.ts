@@ -10,6 +10,12 @@ const PREAMBLE_BYTES = 8;
 const CUSTOM_SECTION = 0;
 const GLOBAL_SECTION = 6;
 const EXPORT_SECTION = 7;
+const DATA_SECTION = 11;
+/** The name section's subsection of data segment names (extended name section). */
+const DATA_NAMES = 9;
+const ACTIVE_SEGMENT = 0;
+const I32_CONST = 0x41;
+const END = 0x0b;
 const EXPORT_KIND_GLOBAL = 3;
 
 interface Section {
@@ -106,6 +112,65 @@ export function exportStackPointer(binary: Uint8Array, exportName: string): Uint
     parts.push(Uint8Array.from([section.id, ...writeUnsigned(body.length)]), body);
   }
   return concatenate(parts);
+}
+
+/** Bytes `start` (included) to `end` (excluded) of the instance's memory. */
+export interface MemoryRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The names the binary's name section gives its data segments, by index. */
+function dataSegmentNames(sections: readonly Section[]): Map<number, string> {
+  const names = new Map<number, string>();
+  const decoder = new TextDecoder();
+  for (const { id, body } of sections) {
+    if (id !== CUSTOM_SECTION) continue;
+    const { value: length, next } = readUnsigned(body, 0);
+    if (decoder.decode(body.subarray(next, next + length)) !== 'name') continue;
+    let at = next + length;
+    while (at < body.length) {
+      const subsection = body[at] as number;
+      const { value: size, next: start } = readUnsigned(body, at + 1);
+      if (subsection === DATA_NAMES) {
+        let { value: count, next: entry } = readUnsigned(body, start);
+        for (; count > 0; count--) {
+          const index = readUnsigned(body, entry);
+          const nameLength = readUnsigned(body, index.next);
+          names.set(
+            index.value,
+            decoder.decode(body.subarray(nameLength.next, nameLength.next + nameLength.value)),
+          );
+          entry = nameLength.next + nameLength.value;
+        }
+      }
+      at = start + size;
+    }
+  }
+  return names;
+}
+
+/**
+ * Where the linker put the module's read-only data (its `.rodata` data segment, named in the
+ * name section), or undefined when the binary does not say. C never writes there (a native
+ * build maps it read-only), so a run leaves it as the instance got it.
+ */
+export function readOnlyData(binary: Uint8Array): MemoryRange | undefined {
+  const sections = readSections(binary);
+  const index = [...dataSegmentNames(sections)].find(([, name]) => name === '.rodata')?.[0];
+  const data = sections.find((section) => section.id === DATA_SECTION)?.body;
+  if (index === undefined || data === undefined) return undefined;
+  let { value: count, next: at } = readUnsigned(data, 0);
+  for (let segment = 0; segment < count; segment++) {
+    // Only active segments at a constant offset are read; any other kind ends the search.
+    if (data[at] !== ACTIVE_SEGMENT || data[at + 1] !== I32_CONST) return undefined;
+    const offset = readUnsigned(data, at + 2);
+    if (data[offset.next] !== END) return undefined;
+    const size = readUnsigned(data, offset.next + 1);
+    if (segment === index) return { start: offset.value, end: offset.value + size.value };
+    at = size.next + size.value;
+  }
+  return undefined;
 }
 
 function concatenate(parts: readonly Uint8Array[]): Uint8Array {
