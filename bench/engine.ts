@@ -1,12 +1,13 @@
 import { streamFormats } from '../src/speech/audio/formats.ts';
-import type { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import { findVoice } from '../src/speech/voices.ts';
+import { findVoice, voices } from '../src/speech/voices.ts';
+import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { type EngineFirstByte, firstByteByEngine, median } from './results.ts';
 import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
 import { type Percentiles, percentiles } from './stats.ts';
-import { benchLanguages, longText, type Turn, type Turns } from './turns.ts';
+import { benchLanguages, engineOf, longText, type Turn, type Turns } from './turns.ts';
 
 // The raw engine baseline: the same texts through the same pipeline (front-end, clauses, worker
 // pool, resampling, framing) in this process, with no HTTP, accounts or sockets. Each HTTP
@@ -66,6 +67,11 @@ export interface FileEngine {
 
 export interface EngineResults {
   readonly sequential: readonly SequentialEngine[];
+  /**
+   * The espeak-ng languages one call at a time again, in a pool of their own where Flite is
+   * never loaded: what the espeak-ng voices cost before English moved to Flite, side by side.
+   */
+  readonly espeakAlone: readonly SequentialEngine[];
   readonly bursts: readonly BurstEngine[];
   readonly files: readonly FileEngine[];
 }
@@ -86,23 +92,7 @@ export async function benchEngine(
   for (const turn of all) await speak(pool, turn);
   await Promise.all(Array.from({ length: WARM_UP_BURST }, (_, i) => speak(pool, at(i))));
 
-  const one: Spoken[] = [];
-  for (let pass = 0; pass < settings.sequentialPasses; pass++) {
-    for (const turn of all) one.push(await speak(pool, turn));
-  }
-  const sequential = benchLanguages.map((language) => {
-    const runs = one.filter((s) => s.language === language);
-    const audioSeconds = runs.reduce((sum, s) => sum + s.audioSeconds, 0);
-    const busySeconds = runs.reduce((sum, s) => sum + s.lastMs, 0) / 1000;
-    return {
-      language,
-      calls: runs.length,
-      firstAudio: percentiles(runs.map((s) => s.firstMs)),
-      lastAudio: percentiles(runs.map((s) => s.lastMs)),
-      audioSeconds,
-      speed: audioSeconds / busySeconds,
-    };
-  });
+  const sequential = await oneAtATime(pool, all, settings.sequentialPasses);
 
   const bursts: BurstEngine[] = [];
   for (const size of settings.burstSizes) {
@@ -139,5 +129,48 @@ export async function benchEngine(
       ms: percentiles(runs.map((s) => s.lastMs)),
     });
   }
-  return { sequential, bursts, files };
+  return { sequential, bursts, files, espeakAlone: await espeakAlone(pool.size, all, settings) };
+}
+
+/** `turns` one call after another, `passes` times over, by language. */
+async function oneAtATime(
+  pool: EnginePool,
+  turns: readonly Turn[],
+  passes: number,
+): Promise<SequentialEngine[]> {
+  const one: Spoken[] = [];
+  for (let pass = 0; pass < passes; pass++) {
+    for (const turn of turns) one.push(await speak(pool, turn));
+  }
+  const languages = benchLanguages.filter((language) => turns.some((turn) => turn.language === language));
+  return languages.map((language) => {
+    const runs = one.filter((s) => s.language === language);
+    const audioSeconds = runs.reduce((sum, s) => sum + s.audioSeconds, 0);
+    const busySeconds = runs.reduce((sum, s) => sum + s.lastMs, 0) / 1000;
+    return {
+      language,
+      calls: runs.length,
+      firstAudio: percentiles(runs.map((s) => s.firstMs)),
+      lastAudio: percentiles(runs.map((s) => s.lastMs)),
+      audioSeconds,
+      speed: audioSeconds / busySeconds,
+    };
+  });
+}
+
+/** The espeak-ng turns in a pool of the same size that only ever loads espeak-ng, warmed alike. */
+async function espeakAlone(
+  size: number,
+  all: readonly Turn[],
+  settings: BenchSettings,
+): Promise<SequentialEngine[]> {
+  const turns = all.filter((turn) => engineOf(turn.language) === 'espeak-ng');
+  const espeakVoices = voices.filter((voice) => voice.engineVoice.engine === 'espeak-ng');
+  const pool = await EnginePool.start({ size, warmUp: warmUpPlan(espeakVoices) });
+  try {
+    for (const turn of turns) await speak(pool, turn);
+    return await oneAtATime(pool, turns, settings.sequentialPasses);
+  } finally {
+    await pool.close();
+  }
 }

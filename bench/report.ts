@@ -224,6 +224,25 @@ export function printReport(report: BenchReport): void {
     }),
   );
 
+  console.log(
+    '\nThe espeak-ng voices one call at a time: with Flite in the same workers, and in a pool without it, ms',
+  );
+  printTable(
+    ['lang', 'shared p50', 'p95', 'alone p50', 'p95', 'shared/alone p50', 'p95'],
+    engine.espeakAlone.map((alone) => {
+      const shared = engine.sequential.find((s) => s.language === alone.language);
+      return [
+        alone.language,
+        fixed(shared?.firstAudio.p50),
+        fixed(shared?.firstAudio.p95),
+        fixed(alone.firstAudio.p50),
+        fixed(alone.firstAudio.p95),
+        ratio(shared?.firstAudio.p50, alone.firstAudio.p50),
+        ratio(shared?.firstAudio.p95, alone.firstAudio.p95),
+      ];
+    }),
+  );
+
   printSustained(
     `Sustained arrivals, every language (open model, ${report.settings.sustainedSeconds} s per rate), ms`,
     http.sustained,
