@@ -16,6 +16,7 @@ import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ApiError, errorBody } from './errors.ts';
+import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
@@ -117,7 +118,9 @@ function internalError(error: unknown, request: FastifyRequest): ApiError {
 
 function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
-  return reply.status(error.status).send(errorBody(error, request.id));
+  const body = errorBody(error, request.id);
+  if (!request.url.startsWith(OPENAI_PREFIX)) return reply.status(error.status).send(body);
+  return reply.status(error.status).send({ error: { ...body.error, type: openAiErrorType(error.status) } });
 }
 
 /**

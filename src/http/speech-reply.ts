@@ -126,7 +126,21 @@ export interface BilledStream {
   readonly accountGone: () => ApiError;
   /** The headers that describe the audio, given when its first part was ready. */
   readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
+  /** How the audio goes into the body; bare bytes when absent. */
+  readonly body?: StreamBody;
 }
+
+/** How a stream's audio is written into its response body. */
+export interface StreamBody {
+  /** The first write: what precedes the audio (a WAV header, say) and the first audio. */
+  first(audio: Uint8Array): Uint8Array;
+  /** Each later part of the audio. */
+  next(audio: Uint8Array): Uint8Array;
+  /** What ends the body after the last audio (an SSE event, say), if anything. */
+  last(): Uint8Array | undefined;
+}
+
+const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
 
 /**
  * Refuses early what billing would surely refuse, synthesises, commits the charge when the first
@@ -141,6 +155,7 @@ export async function streamBilledSpeech(
   stream: BilledStream,
 ): Promise<void> {
   const { tts, studio } = stream;
+  const body = stream.body ?? bareAudio;
   // Free use is decided before synthesis, on the most audio the input can produce (its bound,
   // which synthesis also enforces), so a free generation never delivers 120 s or more.
   const seconds = tts.maxSeconds;
@@ -182,14 +197,14 @@ export async function streamBilledSpeech(
         'Cache-Control': 'no-store',
         ...billingHeaders(charge.billing),
       });
-      handed = await handFirstAudio(raw, first.value.bytes, controller.signal);
+      handed = await handFirstAudio(raw, body.first(first.value.bytes), controller.signal);
     }
     if (!handed) {
       await refundStream(request, stream, charge.entry, 'stream client left before its first audio byte');
       raw.destroy();
       return;
     }
-    await sendAudio(raw, events).catch(async (error: unknown) => {
+    await sendAudio(raw, events, body).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
       if (error instanceof AudioBoundExceeded) {
@@ -267,7 +282,11 @@ async function refundStream(
 }
 
 /** Writes the rest of the audio as it comes; a slow reader pauses synthesis instead of filling memory. */
-async function sendAudio(raw: FastifyReply['raw'], events: AsyncGenerator<SynthesisEvent>): Promise<void> {
+async function sendAudio(
+  raw: FastifyReply['raw'],
+  events: AsyncGenerator<SynthesisEvent>,
+  body: StreamBody,
+): Promise<void> {
   const write = async (bytes: Uint8Array) => {
     if (raw.write(bytes)) return;
     await new Promise<void>((resolve) => {
@@ -281,7 +300,9 @@ async function sendAudio(raw: FastifyReply['raw'], events: AsyncGenerator<Synthe
     });
   };
   for await (const event of events) {
-    if (event.type === 'audio') await write(event.bytes);
+    if (event.type === 'audio') await write(body.next(event.bytes));
   }
+  const last = body.last();
+  if (last) await write(last);
   raw.end();
 }

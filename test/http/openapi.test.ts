@@ -142,6 +142,7 @@ describe('GET /api/v1/openapi.json', () => {
       assert.deepEqual(methods, {
         '/api/v1/tts.php': ['post'],
         '/api/v1/tts-stream.php': ['post'],
+        '/v1/audio/speech': ['post'],
         '/api/v1/voices.php': ['get'],
         '/api/v1/health.php': ['get'],
         '/generated/audio_{id}.wav': ['get', 'head'],

@@ -8,7 +8,15 @@ import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
+import {
+  OPENAI_MAX_CHARACTERS,
+  OPENAI_PCM,
+  openAiBody,
+  openAiContentType,
+  parseOpenAiSpeechRequest,
+} from '../openai-speech.ts';
 import { validatedByHandler } from '../openapi.ts';
+import { openAiSpeechRouteSchema } from '../schemas/openai-speech.ts';
 import {
   type TtsDocOptions,
   type TtsFileResponse,
@@ -53,7 +61,7 @@ const accountGone = () =>
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
 
-/** POST /api/v1/tts.php and POST /api/v1/tts-stream.php. */
+/** POST /api/v1/tts.php, POST /api/v1/tts-stream.php, and OpenAI's POST /v1/audio/speech. */
 export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) => {
   /** Authentication, then the per-key rate limit (every authenticated request counts, 429s excepted). */
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -147,6 +155,34 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       speaker_id: tts.voice.speakerId,
       billing: charge.billing,
     } satisfies TtsFileResponse);
+  });
+
+  const openAiRoute = {
+    schema: openAiSpeechRouteSchema(documented(OPENAI_MAX_CHARACTERS)),
+    validatorCompiler: validatedByHandler,
+  };
+  app.post('/v1/audio/speech', openAiRoute, async (request, reply) => {
+    const { accountId } = await admit(request, reply);
+    const speech = parseOpenAiSpeechRequest(request.body);
+    const pcm = speech.format === 'pcm';
+    const sampleRate = pcm ? OPENAI_PCM.sampleRate : speech.tts.voice.sampleRate;
+    await streamBilledSpeech(request, reply, {
+      pool: readyPool(options.pool),
+      billing: options.billing,
+      charsPerToken: options.charsPerToken,
+      accountId,
+      tts: speech.tts,
+      target: pcm ? { kind: 'stream', format: OPENAI_PCM } : { kind: 'native' },
+      studio: false,
+      accountGone,
+      audioHeaders: (firstAudioAt) => ({
+        'Content-Type': openAiContentType(speech),
+        'X-Voice-Model': speech.model,
+        'X-Voice-Sample-Rate': String(sampleRate),
+        'X-Voice-Ttfa-Ms': String(Math.round(firstAudioAt - request.arrivedAt)),
+      }),
+      body: openAiBody(speech, sampleRate),
+    });
   });
 
   app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {

@@ -100,6 +100,19 @@ export function wavHeader(
   return header;
 }
 
+/**
+ * The header of a mono 16-bit PCM WAV stream whose length is not known when it starts: both
+ * sizes at their largest value, which players read as "until the data ends" (OpenAI's streamed
+ * WAV is written so).
+ */
+export function openEndedWavHeader(sampleRate: number): Uint8Array {
+  const header = wavHeader(0, sampleRate);
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  view.setUint32(4, 0xffffffff, true);
+  view.setUint32(header.byteLength - 4, 0xffffffff, true);
+  return header;
+}
+
 /** A complete mono 16-bit PCM WAV file of `samples` at `sampleRate`: header and data in one buffer. */
 export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array {
   const header = wavHeader(samples.byteLength, sampleRate);

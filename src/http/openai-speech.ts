@@ -1,0 +1,152 @@
+import { streamFormats } from '../speech/audio/formats.ts';
+import { openEndedWavHeader } from '../speech/audio/wav.ts';
+import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import { type Voice, voices } from '../speech/voices.ts';
+import { ApiError } from './errors.ts';
+import type { StreamBody } from './speech-reply.ts';
+import { parseTtsRequest, type TtsRequest } from './tts-request.ts';
+
+// `POST /v1/audio/speech`: OpenAI's speech request, read into the request the stream endpoint
+// speaks (the same document, voice and audio bound), so that everything after parsing (keys,
+// billing, rate limit, the pipeline) is the stream endpoint's own.
+
+/** OpenAI's own voice names, each an alias of an English voice of a like register. */
+export const OPENAI_VOICE_ALIASES: Readonly<Record<string, string>> = {
+  alloy: 'grace',
+  ash: 'james',
+  ballad: 'baraka',
+  coral: 'olivia',
+  echo: 'james',
+  fable: 'baraka',
+  nova: 'olivia',
+  onyx: 'james',
+  sage: 'amani',
+  shimmer: 'grace',
+  verse: 'baraka',
+};
+
+export const OPENAI_MAX_CHARACTERS = 4096;
+const MODEL_NAME = /^[A-Za-z0-9._:/-]{1,100}$/;
+export const MIN_SPEED = 0.25;
+export const MAX_SPEED = 4;
+export const openAiFormats = ['wav', 'pcm'] as const;
+export type OpenAiFormat = (typeof openAiFormats)[number];
+/** OpenAI's other formats: refused, naming the supported ones. */
+const UNSUPPORTED_FORMATS = ['mp3', 'opus', 'aac', 'flac'];
+export const streamFormatsOfOpenAi = ['audio', 'sse'] as const;
+export type OpenAiStreamFormat = (typeof streamFormatsOfOpenAi)[number];
+
+/** `pcm` is OpenAI's: 24 kHz signed 16-bit little-endian. */
+export const OPENAI_PCM = streamFormats.pcm16_24k;
+
+export interface OpenAiSpeechRequest {
+  readonly tts: TtsRequest;
+  readonly model: string;
+  readonly format: OpenAiFormat;
+  readonly streamFormat: OpenAiStreamFormat;
+}
+
+/** The voice a name gives: an Ijwi voice's name in lower case, or an OpenAI alias. */
+export function voiceNamed(name: string): Voice | undefined {
+  const own = OPENAI_VOICE_ALIASES[name] ?? name;
+  return voices.find((voice) => voice.name.toLowerCase() === own);
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T, param: string): T {
+  const chosen = value ?? fallback;
+  if (typeof chosen === 'string' && (allowed as readonly string[]).includes(chosen)) return chosen as T;
+  const also =
+    param === 'response_format' && UNSUPPORTED_FORMATS.includes(String(chosen)) ? ' (not yet)' : '';
+  throw new ApiError(
+    param === 'response_format' ? 'unsupported_format' : 'invalid_request',
+    `${param} must be one of ${allowed.join(', ')}${also}`,
+    { param },
+  );
+}
+
+/** Validates an OpenAI speech body. Unknown fields (`instructions`...) are accepted and ignored. */
+export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('invalid_request', 'the body must be a JSON object with "model", "input" and "voice"');
+  }
+  const fields = body as Record<string, unknown>;
+  // Echoed in a header: letters, digits and . _ : / - only.
+  if (typeof fields.model !== 'string' || !MODEL_NAME.test(fields.model)) {
+    throw new ApiError(
+      'invalid_request',
+      '"model" must be a name of 1 to 100 letters, digits and . _ : / - (any model name is accepted)',
+      { param: 'model' },
+    );
+  }
+  const voice = typeof fields.voice === 'string' ? voiceNamed(fields.voice) : undefined;
+  if (!voice) {
+    const names = voices.map((v) => v.name.toLowerCase()).join(', ');
+    throw new ApiError('invalid_speaker', `voice must be one of ${names}, or an OpenAI voice name`, {
+      param: 'voice',
+    });
+  }
+  const speed = fields.speed ?? 1;
+  if (typeof speed !== 'number' || !(speed >= MIN_SPEED && speed <= MAX_SPEED)) {
+    throw new ApiError('invalid_request', `speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}`, {
+      param: 'speed',
+    });
+  }
+  const format = oneOf(fields.response_format, openAiFormats, 'wav', 'response_format');
+  const streamFormat = oneOf(fields.stream_format, streamFormatsOfOpenAi, 'audio', 'stream_format');
+  // The stream endpoint's reading of the input, in this voice, then at this speed.
+  const read = parseTtsRequest(
+    { input: fields.input, language: voice.language, speaker_id: voice.speakerId },
+    OPENAI_MAX_CHARACTERS,
+  );
+  const tts: TtsRequest = {
+    ...read,
+    document: {
+      ...read.document,
+      segments: read.document.segments.map((segment) =>
+        'rate' in segment ? { ...segment, rate: segment.rate * speed } : segment,
+      ),
+    },
+    // Slower speech is longer: the bound grows as the speed falls below 1.
+    maxSeconds: audioBoundSeconds(voice.language, read.characters, 'text') / Math.min(1, speed),
+  };
+  return { tts, model: fields.model, format, streamFormat };
+}
+
+/** The media type of each response body. */
+export function openAiContentType(speech: OpenAiSpeechRequest): string {
+  if (speech.streamFormat === 'sse') return 'text/event-stream';
+  return speech.format === 'wav' ? 'audio/wav' : 'audio/pcm';
+}
+
+const encoder = new TextEncoder();
+const event = (data: Record<string, string>) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+
+/**
+ * The body of a speech response: a WAV stream (a header of open length, then the voice's
+ * samples) or bare 24 kHz PCM, as it is produced; with `sse`, each part of that as a
+ * `speech.audio.delta` event in base64, then `speech.audio.done`.
+ */
+export function openAiBody(speech: OpenAiSpeechRequest, sampleRate: number): StreamBody {
+  const header = speech.format === 'wav' ? openEndedWavHeader(sampleRate) : new Uint8Array(0);
+  const first = (audio: Uint8Array) => Buffer.concat([header, audio]);
+  if (speech.streamFormat === 'audio') return { first, next: (audio) => audio, last: () => undefined };
+  const delta = (audio: Uint8Array) =>
+    event({ type: 'speech.audio.delta', audio: Buffer.from(audio).toString('base64') });
+  return {
+    first: (audio) => delta(first(audio)),
+    next: delta,
+    last: () => event({ type: 'speech.audio.done' }),
+  };
+}
+
+/** OpenAI's error `type` for a status, which its clients read. */
+export function openAiErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 402) return 'insufficient_quota';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
+
+/** Paths that answer as OpenAI's API does. */
+export const OPENAI_PREFIX = '/v1/';
