@@ -114,6 +114,30 @@ describe('POST /v1/audio/speech (OpenAI-compatible)', () => {
     assert.ok((await secondsAt(2)) < normal * 0.75);
   });
 
+  it('streams the WAV as it is made: chunked, its header open-ended, in several parts', async () => {
+    const response = await fetch(`${base}/v1/audio/speech`, {
+      method: 'POST',
+      headers: withKey((await fixture.newAccount()).key),
+      body: JSON.stringify({
+        model: 'tts-1',
+        voice: 'baraka',
+        input: `${SENTENCE} Your appointment is on Tuesday at ten thirty. Please arrive early.`,
+      }),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(response.headers.get('content-length'), null);
+    const parts: Uint8Array[] = [];
+    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+    assert.ok(parts.length > 1, `${parts.length} part(s)`);
+    const wav = Buffer.concat(parts);
+    assert.equal(wav.toString('latin1', 0, 4), 'RIFF');
+    assert.equal(wav.readUInt32LE(4), 0xffffffff, 'RIFF size: open-ended');
+    assert.equal(wav.toString('latin1', 36, 40), 'data');
+    assert.equal(wav.readUInt32LE(40), 0xffffffff, 'data size: open-ended');
+    assert.equal((wav.length - WAV_HEADER_BYTES) % 2, 0, 'whole 16-bit samples');
+  });
+
   it('streams server-sent events: audio deltas in base64, then done', async () => {
     const response = await fetch(`${base}/v1/audio/speech`, {
       method: 'POST',
