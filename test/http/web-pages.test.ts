@@ -34,9 +34,13 @@ describe('web pages', () => {
         '289 tokens',
         '5 free generations',
         'href="/docs"',
+        // What each language's voices are, said plainly.
+        'Spoken by Flite: voices built from recordings of real speakers.',
+        'Spoken by eSpeak NG: formant synthesis',
       ]) {
         assert.ok(response.body.includes(text), text);
       }
+      assert.doesNotMatch(response.body, /natural/i, 'no claim the benches do not show');
     });
 
     it('serves the API docs with copyable curl calls for both TTS endpoints and the reference', async () => {

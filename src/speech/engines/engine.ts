@@ -60,6 +60,8 @@ export type IpaReading =
 export interface EngineDescriptor {
   readonly id: EngineId;
   readonly name: string;
+  /** How it makes speech, in words for the people who choose a voice. */
+  readonly method: string;
   readonly licence: string;
   /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the

@@ -146,6 +146,7 @@ class EspeakEngine implements SpeechEngine {
 export const espeakNgEngine: EngineDescriptor = {
   id: 'espeak-ng',
   name: 'eSpeak NG',
+  method: 'formant synthesis: clear and quick, and plainly synthetic',
   licence: 'GPL-3.0-or-later',
   readIpa(language, ipa) {
     const converted = ipaToEspeak(language, ipa);

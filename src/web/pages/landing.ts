@@ -1,5 +1,7 @@
 import { FREE_GENERATIONS, FREE_MAX_SECONDS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
 import { streamFormats } from '../../speech/audio/formats.ts';
+import { engines } from '../../speech/engines/registry.ts';
+import type { LanguageCode } from '../../speech/text/verbalizer.ts';
 import { languages, voicesOf } from '../../speech/voices.ts';
 import { usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -14,6 +16,12 @@ const GREETINGS: Readonly<Record<string, { readonly text: string; readonly note:
   fr: { text: 'Bonjour, merci de votre appel.', note: 'French for callers across the region' },
 };
 
+/** The engines that speak a language, and how each makes speech. */
+function engineNote(language: LanguageCode): string {
+  const ids = [...new Set(voicesOf(language).map((voice) => voice.engineVoice.engine))];
+  return ids.map((id) => `Spoken by ${engines[id].name}: ${engines[id].method}.`).join(' ');
+}
+
 function languageCards(): SafeHtml[] {
   return languages.map((language) => {
     const voices = voicesOf(language.code);
@@ -23,6 +31,7 @@ function languageCards(): SafeHtml[] {
       <h3>${language.name}</h3>
       <p class="quote" lang="${language.code}">“${greeting?.text ?? ''}”</p>
       <p class="muted">${greeting?.note ?? ''}</p>
+      <p class="muted small">${engineNote(language.code)}</p>
       <ul class="voice-chips" aria-label="${language.name} voices">
         ${voices.map((v) => html`<li>${v.name} <span class="muted">${v.gender}</span></li>`)}
       </ul>
@@ -45,7 +54,7 @@ export function landingPage(options: {
     <div class="hero-copy">
       <p class="eyebrow"><span lang="rw">Muraho</span> · <span lang="en">Hello</span> · <span lang="fr">Bonjour</span></p>
       <h1>Voices for Kinyarwanda, English and French</h1>
-      <p class="lede">Ijwi turns text into natural speech for receptionists, phone lines and apps in Rwanda and
+      <p class="lede">Ijwi turns text into speech for receptionists, phone lines and apps in Rwanda and
         beyond: a WAV file by URL, or live telephony audio streamed in 20 ms frames while it is being spoken.</p>
       <div class="actions">
         <a class="btn btn-primary btn-large" href="${signedIn ? '/studio' : '/signup'}">${signedIn ? 'Open the studio' : 'Try it free'}</a>

@@ -169,6 +169,7 @@ class FliteEngine implements SpeechEngine {
 export const fliteEngine: EngineDescriptor = {
   id: 'flite',
   name: 'Flite',
+  method: 'voices built from recordings of real speakers',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
