@@ -48,7 +48,7 @@ export interface OpenAiSpeechRequest {
 
 /** The voice a name gives: an Ijwi voice's name in lower case, or an OpenAI alias. */
 export function voiceNamed(name: string): Voice | undefined {
-  const own = OPENAI_VOICE_ALIASES[name] ?? name;
+  const own = Object.hasOwn(OPENAI_VOICE_ALIASES, name) ? OPENAI_VOICE_ALIASES[name] : name;
   return voices.find((voice) => voice.name.toLowerCase() === own);
 }
 

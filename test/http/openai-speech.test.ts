@@ -171,6 +171,8 @@ describe('POST /v1/audio/speech (OpenAI-compatible)', () => {
     const request = { model: 'tts-1', voice: 'grace', input: 'Hello.' };
     for (const [body, code, param] of [
       [{ ...request, voice: 'bob' }, 'invalid_speaker', 'voice'],
+      [{ ...request, voice: '__proto__' }, 'invalid_speaker', 'voice'],
+      [{ ...request, voice: 'Grace' }, 'invalid_speaker', 'voice'],
       [{ ...request, response_format: 'mp3' }, 'unsupported_format', 'response_format'],
       [{ ...request, speed: 5 }, 'invalid_request', 'speed'],
       [{ ...request, stream_format: 'chunks' }, 'invalid_request', 'stream_format'],
