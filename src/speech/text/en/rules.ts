@@ -2,7 +2,7 @@
  * Patterns only English has: ordinals written with a suffix, dates with month names, years
  * after a preposition, and abbreviations whose reading depends on what follows them.
  */
-import { numberRangeRule, singularUnitRule } from '../normalize.ts';
+import { letterNames, numberRangeRule, singularUnitRule } from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
 import { englishCardinal, englishOrdinal, englishYear } from './numbers.ts';
 
@@ -23,6 +23,71 @@ export const ENGLISH_MONTHS: readonly string[] = [
 ];
 
 const MONTH = `(${ENGLISH_MONTHS.join('|')})`;
+
+/** Month abbreviations (with or without a full stop) and the month each names. */
+const MONTH_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  Jan: 'January',
+  Feb: 'February',
+  Mar: 'March',
+  Apr: 'April',
+  Jun: 'June',
+  Jul: 'July',
+  Aug: 'August',
+  Sep: 'September',
+  Sept: 'September',
+  Oct: 'October',
+  Nov: 'November',
+  Dec: 'December',
+};
+/** A full stop after an abbreviation mid-sentence; before a capital or at the end it ends the sentence. */
+const INNER_STOP = '(?:\\.(?= [\\p{Ll}\\p{N}]| ?[-–]))?';
+const MONTH_ABBREVIATION = `(${Object.keys(MONTH_ABBREVIATIONS).join('|')})${INNER_STOP}`;
+
+/** Day abbreviations and the day each names. */
+const DAY_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  Mon: 'Monday',
+  Tue: 'Tuesday',
+  Tues: 'Tuesday',
+  Wed: 'Wednesday',
+  Thu: 'Thursday',
+  Thur: 'Thursday',
+  Thurs: 'Thursday',
+  Fri: 'Friday',
+  Sat: 'Saturday',
+  Sun: 'Sunday',
+};
+const DAY = `(${Object.keys(DAY_ABBREVIATIONS).join('|')})${INNER_STOP}`;
+const dayName = (abbreviation: string | undefined) => DAY_ABBREVIATIONS[abbreviation ?? ''] ?? '';
+
+/** A clock time as written before a dash: 8am, 8 a.m., 9:30, 17:00. */
+const CLOCK = '\\d{1,2}(?::[0-5]\\d)?(?: ?[ap]\\.?m\\.?)?';
+
+/** English letter names, "zed" as in British and East African English. */
+export const englishLetter = letterNames(
+  'ay|bee|see|dee|ee|ef|gee|aitch|eye|jay|kay|el|em|en|oh|pee|cue|ar|ess|tee|you|vee|double you|ex|why|zed',
+);
+
+/** Domain labels said as words; any other label of three letters or fewer is spelled. */
+const SPOKEN_LABELS = new Set(['com', 'org', 'net', 'edu', 'gov', 'info', 'www']);
+
+/** An e-mail or web address as people say it: "info at kigali dash clinic dot r w". */
+function sayAddress(address: string): string {
+  return address
+    .toLowerCase()
+    .split(/([.@/_-])/)
+    .filter((part) => part !== '')
+    .map((part) => {
+      const sign = { '.': 'dot', '@': 'at', '/': 'slash', _: 'underscore', '-': 'dash' }[part];
+      if (sign) return sign;
+      if (part === 'www') return 'double you double you double you';
+      if (/^\d+$/.test(part)) return englishCardinal(Number(part));
+      if (part.length <= 3 && !SPOKEN_LABELS.has(part) && /^[a-z]+$/.test(part)) {
+        return Array.from(part.toUpperCase(), englishLetter).join(' ');
+      }
+      return part;
+    })
+    .join(' ');
+}
 const ORDINAL_SUFFIX = '(?:st|nd|rd|th)';
 const monthNumber = (name: string | undefined) => ENGLISH_MONTHS.indexOf(name ?? '') + 1;
 const validDay = (day: number) => day >= 1 && day <= 31;
@@ -34,6 +99,62 @@ export function englishDate(day: number, month: number, year: number | undefined
 }
 
 export const englishRules: readonly NormalizationRule[] = [
+  {
+    // Addresses first: their dots and digits are not sentence ends or numbers.
+    name: 'e-mail-address',
+    pattern:
+      /(?<![\p{L}\p{N}.@_+-])[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\p{L}\p{N}@]|\.[A-Za-z0-9])/gu,
+    replace: (m) => sayAddress(m[0]),
+  },
+  {
+    name: 'web-address',
+    pattern:
+      /(?<![\p{L}\p{N}.@/])(?:https?:\/\/)?(?:www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[A-Za-z0-9_-]+)*\/?(?![\p{L}\p{N}]|\.[A-Za-z0-9])/gu,
+    replace: (m) => sayAddress(m[0].replace(/^https?:\/\//, '').replace(/\/$/, '')),
+  },
+  {
+    // "24/7": round the clock, said "twenty-four seven".
+    name: 'round-the-clock',
+    pattern: /(?<![\p{N}/])24\/7(?![\p{N}/])/gu,
+    replace: () => 'twenty-four seven',
+  },
+  {
+    // "Mon-Fri", "Mon – Sat": a range of days.
+    name: 'day-range',
+    pattern: new RegExp(`(?<![\\p{L}])${DAY} ?[-–] ?${DAY}(?![\\p{L}])`, 'gu'),
+    replace: (m) => `${dayName(m[1])} to ${dayName(m[2])}`,
+  },
+  {
+    // A day before a date ("Tue 3 Nov", "Sat, 5 December"), or one no English word is written
+    // like (Mon, Tues, Thurs, Fri): Wed, Sat and Sun are words too, so alone they stay words.
+    name: 'day-abbreviation',
+    pattern: new RegExp(
+      `(?<![\\p{L}])(?:${DAY}(?=,? \\d)|(Mon|Tues?|Thu|Thurs?|Fri)${INNER_STOP}(?![\\p{L}]))`,
+      'gu',
+    ),
+    replace: (m) => dayName(m[1] ?? m[2]),
+  },
+  {
+    // "8am-5pm", "9:00–17:00": a range of clock times; each is read by the time reading.
+    name: 'time-range',
+    pattern: new RegExp(`(?<![\\p{N}:.])(${CLOCK}) ?[-–] ?(${CLOCK})(?![\\p{L}\\p{N}:])`, 'giu'),
+    // Two bare numbers are a number range, read by the number-range rule.
+    replace: (m) => (/[:apAP]/.test(`${m[1]}${m[2]}`) ? `${m[1]} to ${m[2]}` : m[0]),
+  },
+  {
+    // A month abbreviation next to a day or a year ("3 Nov", "Nov. 3", "Sept 2026") is the month.
+    name: 'month-abbreviation',
+    pattern: new RegExp(
+      `(?<=\\d(?:st|nd|rd|th)?(?: of)? )${MONTH_ABBREVIATION}(?![\\p{L}])|(?<![\\p{L}])${MONTH_ABBREVIATION}(?= \\d)`,
+      'gu',
+    ),
+    replace: (m) => MONTH_ABBREVIATIONS[m[1] ?? m[2] ?? ''] ?? m[0],
+  },
+  {
+    name: 'post-office-box',
+    pattern: /(?<![\p{L}])P\.? ?O\.? Box(?![\p{L}])/gu,
+    replace: () => 'pee oh box',
+  },
   {
     name: 'date-day-month',
     pattern: new RegExp(
@@ -82,10 +203,17 @@ export const englishRules: readonly NormalizationRule[] = [
     replace: () => 'number',
   },
   {
-    // "St." before a name is Saint (St. Peter); elsewhere it is Street, from the abbreviations.
+    // "St." or "St" before a name is Saint (St. Peter, St Mary's); elsewhere "St." is Street,
+    // from the abbreviations, and so is "St" after a name (Main St).
     name: 'saint',
-    pattern: /(?<![\p{L}])St\.(?= \p{Lu})/gu,
+    pattern: /(?<![\p{L}])St\.?(?= \p{Lu})/gu,
     replace: () => 'Saint',
+  },
+  {
+    // After a name, a bare St, Ave or Rd is the street's kind (Main St, Kimihurura Ave).
+    name: 'street',
+    pattern: /(?<=\p{Lu}\p{Ll}* )(St|Ave|Rd)(?![\p{L}])/gu,
+    replace: (m) => ({ St: 'Street', Ave: 'Avenue', Rd: 'Road' })[m[1] as 'St' | 'Ave' | 'Rd'],
   },
   singularUnitRule({
     km: 'one kilometre',

@@ -3,10 +3,9 @@
  * American cardinals without "and", day-first dates read the British way, 12-hour times as a
  * receptionist says them, phone digits one by one with a pause between groups.
  */
-import { letterNames } from '../normalize.ts';
 import type { CurrencyCode, Verbalizer } from '../verbalizer.ts';
 import { englishCardinal, englishDecimal, englishDigits, englishOrdinal } from './numbers.ts';
-import { englishDate, englishRules } from './rules.ts';
+import { englishDate, englishLetter, englishRules } from './rules.ts';
 
 // Singular, plural, then the hundredth's singular and plural where the currency has one.
 const CURRENCY_WORDS: Readonly<Record<CurrencyCode, readonly string[]>> = {
@@ -55,6 +54,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   'St.': 'Street',
   'Ave.': 'Avenue',
   'Rd.': 'Road',
+  Rd: 'Road',
   'Mt.': 'Mount',
   'Ltd.': 'Limited',
   Ltd: 'Limited',
@@ -95,10 +95,7 @@ export const englishVerbalizer: Verbalizer = {
   time: englishTime,
   date: englishDate,
   ordinal: englishOrdinal,
-  // "zed" as in British and East African English.
-  letter: letterNames(
-    'ay|bee|see|dee|ee|ef|gee|aitch|eye|jay|kay|el|em|en|oh|pee|cue|ar|ess|tee|you|vee|double you|ex|why|zed',
-  ),
+  letter: englishLetter,
   abbreviations: ABBREVIATIONS,
   rules: englishRules,
 };

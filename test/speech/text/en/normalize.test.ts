@@ -124,6 +124,55 @@ describe('English normalisation', () => {
     ]);
   });
 
+  describe('days, months and ranges', () => {
+    // Chicago Manual of Style ch. 10 (abbreviations of days, Mon. Tues. Wed. Thurs. Fri., and of
+    // months, Jan. Feb. Aug. Sept. Nov., read as the full names); ranges with an en dash are
+    // read "to" (ch. 6, the en dash between numbers and dates). Wed, Sat and Sun are also words,
+    // so alone they stay words.
+    check([
+      ['Open Mon-Fri.', 'Open Monday to Friday.'],
+      ['Open Mon. – Sat.', 'Open Monday to Saturday.'],
+      ['Mon–Thu', 'Monday to Thursday'],
+      ['Sat-Sun', 'Saturday to Sunday'],
+      ['See you Fri. Bye.', 'See you Friday. Bye.'],
+      ['Your visit is on Tues. at noon', 'Your visit is on Tuesday at noon'],
+      ['Tue 3 Nov.', 'Tuesday the third of November.'],
+      ['Sat, 5 Dec 2026', 'Saturday, the fifth of December twenty twenty-six'],
+      ['Wed 2 Sept', 'Wednesday the second of September'],
+      ['We sat in the sun on Wed.', 'We sat in the sun on Wed.'],
+      ['on 3 Mar.', 'on the third of March.'],
+      ['Nov. 12, 2026', 'November twelfth, twenty twenty-six'],
+      ['Do not mar 3 walls', 'Do not mar three walls'],
+      ['8am-5pm', 'eight a m to five p m'],
+      ['9:00–17:00.', 'nine a m to five p m.'],
+      ['8 a.m. – 5 p.m. daily', 'eight a m to five p m daily'],
+      ['It takes 1-2 weeks.', 'It takes one to two weeks.'],
+    ]);
+  });
+
+  describe('addresses', () => {
+    // USPS Publication 28, appendix C (street suffixes: AVE avenue, RD road, ST street); the City
+    // of Kigali's street addresses (KG 7 Ave, KN 3 Rd); Merriam-Webster, "24/7" (said
+    // "twenty-four seven"); e-mail and web addresses as they are said aloud: "at", "dot", "dash",
+    // a country code letter by letter, "com" and "org" as words (Wikipedia, "Email address").
+    check([
+      ["St Mary's church on Main St.", "Saint Mary's church on Main Street."],
+      ['Kimihurura Ave, near KG 7 Ave.', 'Kimihurura Avenue, near kay gee seven Avenue.'],
+      ['5 KN 3 Rd', 'five kay en three Road'],
+      ['Ave Maria', 'Ave Maria'],
+      ['P.O. Box 123', 'pee oh box one hundred twenty-three'],
+      ['PO Box 7', 'pee oh box seven'],
+      ['Call us 24/7.', 'Call us twenty-four seven.'],
+      ['Write to info@kigali-clinic.rw.', 'Write to info at kigali dash clinic dot ar double you.'],
+      ['mail bookings@ijwi.com', 'mail bookings at ijwi dot com'],
+      [
+        'Visit www.kigali-clinic.rw today.',
+        'Visit double you double you double you dot kigali dash clinic dot ar double you today.',
+      ],
+      ['See https://www.ijwi.org/docs', 'See double you double you double you dot ijwi dot org slash docs'],
+    ]);
+  });
+
   describe('acronyms', () => {
     // Wikipedia, "Acronym": initialisms are spelled (BBC, MTN), acronyms said as words (NASA).
     check([
