@@ -285,14 +285,16 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
     ...v.rules.map(ruleToPass),
     {
       pattern: new RegExp(
-        `(?<![\\p{L}\\p{N}])(${CURRENCY})[ \\u00A0]?(${NUMBER})${NUMBER_END}|${NUMBER_START}(${NUMBER})[ \\u00A0]?(${CURRENCY})(?![\\p{L}\\p{N}])`,
+        `${SIGN}(?<![\\p{L}\\p{N}])(${CURRENCY})[ \\u00A0]?(${NUMBER})${NUMBER_END}|${SIGN}${NUMBER_START}(${NUMBER})[ \\u00A0]?(${CURRENCY})(?![\\p{L}\\p{N}])`,
         'gu',
       ),
+      // A negative amount (-$20, -20 USD, a refund or a debt) says its sign first.
       replace: (m) => {
-        const currency = CURRENCY_CODES[m[1] ?? m[4] ?? ''];
+        const currency = CURRENCY_CODES[m[2] ?? m[6] ?? ''];
         if (currency === undefined) return undefined;
-        const n = parseWrittenNumber(m[2] ?? m[3] ?? '', sep, currency === 'RWF');
-        return n && v.money(n.integer, n.fractionDigits, currency);
+        const n = parseWrittenNumber(m[3] ?? m[5] ?? '', sep, currency === 'RWF');
+        const amount = n && v.money(n.integer, n.fractionDigits, currency);
+        return amount && ((m[1] ?? m[4]) === undefined ? amount : `${v.minus} ${amount}`);
       },
     },
     {

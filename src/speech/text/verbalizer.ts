@@ -27,6 +27,8 @@ export interface Verbalizer {
   readonly decimalSeparator: '.' | ',';
   /** A whole number in counting form; negative numbers too. Must cover at least 0..999,999,999. */
   cardinal(n: number): string;
+  /** The word said before a negative amount ("minus"). */
+  readonly minus: string;
   /** `integer` and the fraction digits exactly as written (`3,05` -> 3, "05"). */
   decimal(integer: number, fractionDigits: string): string;
   /** A percentage; `fractionDigits` is "" for a whole percentage. */

@@ -19,6 +19,7 @@ function stub(decimalSeparator: '.' | ',', overrides: Partial<Verbalizer> = {}):
     language: 'en',
     decimalSeparator,
     cardinal: (n) => sup(`{n ${n}}`),
+    minus: '{minus}',
     decimal: (i, f) => sup(`{d ${sign(i)}${Math.abs(i)}.${f}}`),
     percent: (i, f) => sup(`{pct ${sign(i)}${Math.abs(i)}.${f}}`),
     money: (i, f, c) => sup(`{money ${i}.${f} ${c.toLowerCase()}}`),
@@ -50,6 +51,12 @@ describe('createNormalizer: money', () => {
     ['12.50 USD', '{money 12.50 usd}'],
     ['€7', '{money 7. eur}'],
     ['1.250,99 EUR', '{money 1250.99 eur}'],
+    // A negative amount (a refund, a debt) says its sign first, whichever side the currency is.
+    ['-$20', '{minus} {money 20. usd}'],
+    ['a refund of -20 USD', 'a refund of {minus} {money 20. usd}'],
+    ['balance -5,000 Frw', 'balance {minus} {money 5000. rwf}'],
+    // A hyphen after a word is no sign.
+    ['COVID-$5', 'COVID-{money 5. usd}'],
   ];
   for (const [text, expected] of cases) {
     it(`reads ${text}`, () => assert.equal(dot(text), expected));

@@ -83,6 +83,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
 /** English readings for the shared normaliser. */
 export const englishVerbalizer: Verbalizer = {
   language: 'en',
+  minus: 'minus',
   decimalSeparator: '.',
   cardinal: englishCardinal,
   decimal: englishDecimal,

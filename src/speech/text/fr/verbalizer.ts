@@ -94,6 +94,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
 /** French readings for the shared normaliser. */
 export const frenchVerbalizer: Verbalizer = {
   language: 'fr',
+  minus: 'moins',
   decimalSeparator: ',',
   cardinal: frenchCardinal,
   decimal: frenchDecimal,

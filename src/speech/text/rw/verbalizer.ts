@@ -13,6 +13,7 @@ import { timeWords } from './time.ts';
  */
 export const kinyarwandaVerbalizer: Verbalizer = {
   language: 'rw',
+  minus: 'ukuyemo',
   decimalSeparator: ',',
   cardinal: (n) => cardinal(n),
   decimal: decimalWords,

@@ -150,6 +150,15 @@ describe('English normalisation', () => {
     ]);
   });
 
+  describe('negative amounts', () => {
+    // A refund or a debt is said with "minus" first (Chicago Manual of Style ch. 9, negative numbers).
+    check([
+      ['-$20', 'minus twenty dollars'],
+      ['a refund of -20 USD', 'a refund of minus twenty dollars'],
+      ['balance: -5,000 Frw', 'balance: minus five thousand Rwandan francs'],
+    ]);
+  });
+
   describe('addresses', () => {
     // USPS Publication 28, appendix C (street suffixes: AVE avenue, RD road, ST street); the City
     // of Kigali's street addresses (KG 7 Ave, KN 3 Rd); Merriam-Webster, "24/7" (said
