@@ -142,6 +142,12 @@ export const englishRules: readonly NormalizationRule[] = [
     replace: (m) => (/[:apAP]/.test(`${m[1]}${m[2]}`) ? `${m[1]} to ${m[2]}` : m[0]),
   },
   {
+    // "$20-$30", "€5–€10": a range of amounts, each read by the money reading.
+    name: 'money-range',
+    pattern: /(?<![\p{L}\p{N}])((?:US\$|\$|€)\d(?:[\d,.]*\d)?) ?[-–] ?(?=(?:US\$|\$|€)\d)/gu,
+    replace: (m) => `${m[1]} to `,
+  },
+  {
     // A month abbreviation next to a day or a year ("3 Nov", "Nov. 3", "Sept 2026") is the month.
     name: 'month-abbreviation',
     pattern: new RegExp(

@@ -156,6 +156,10 @@ describe('English normalisation', () => {
       ['-$20', 'minus twenty dollars'],
       ['a refund of -20 USD', 'a refund of minus twenty dollars'],
       ['balance: -5,000 Frw', 'balance: minus five thousand Rwandan francs'],
+      // A dash between two amounts is a range, not a sign.
+      ['$20-$30', 'twenty dollars to thirty dollars'],
+      ['€5 – €10', 'five euros to ten euros'],
+      ['$1,500.50-$2,000', 'one thousand five hundred dollars and fifty cents to two thousand dollars'],
     ]);
   });
 
