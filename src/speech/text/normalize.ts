@@ -312,7 +312,9 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
         if (meridiem !== undefined && (hours < 1 || hours > 12)) return undefined;
         if (meridiem === 'p' && hours < 12) hours += 12;
         if (meridiem === 'a' && hours === 12) hours = 0;
-        return v.time(hours, Number(m[2] ?? m[3] ?? 0));
+        const words = v.time(hours, Number(m[2] ?? m[3] ?? 0));
+        // "5 p.m." ending a sentence: its last dot is also the sentence's full stop.
+        return m[0].endsWith('.') && endsSentence(m.input.slice(m.index + m[0].length)) ? `${words}.` : words;
       },
     },
     {
@@ -362,4 +364,9 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
 
 function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, (run) => (run.includes('\n') ? '\n' : ' ')).trim();
+}
+
+/** Whether what follows a dot makes it a sentence's end: nothing, a line break, or a capital. */
+function endsSentence(rest: string): boolean {
+  return /^\s*(?:$|\n|\p{Lu})/u.test(rest);
 }

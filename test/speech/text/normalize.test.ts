@@ -101,7 +101,9 @@ describe('createNormalizer: clock times', () => {
     ['14h', '{time 14:0}'],
     ['14 h 30', '{time 14:30}'],
     ['9:05 pm', '{time 21:5}'],
-    ['12:15 a.m.', '{time 0:15}'],
+    // Its last dot ends the text, so it is kept as the full stop.
+    ['12:15 a.m.', '{time 0:15}.'],
+    ['12:15 a.m. today', '{time 0:15} today'],
     ['10am', '{time 10:0}'],
     ['7 PM', '{time 19:0}'],
   ];

@@ -146,6 +146,10 @@ describe('English normalisation', () => {
       ['8am-5pm', 'eight a m to five p m'],
       ['9:00–17:00.', 'nine a m to five p m.'],
       ['8 a.m. – 5 p.m. daily', 'eight a m to five p m daily'],
+      // The dot of "pm." that ends a sentence is kept as its full stop, so the clause ends there.
+      ['Open 8am-5pm.', 'Open eight a m to five p m.'],
+      ['See you at 5 p.m. Bye.', 'See you at five p m. Bye.'],
+      ['at 5 p.m. tomorrow', 'at five p m tomorrow'],
       ['It takes 1-2 weeks.', 'It takes one to two weeks.'],
     ]);
   });
