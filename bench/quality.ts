@@ -10,7 +10,7 @@ import type { EspeakVariant } from '../src/speech/engines/espeak-ng.ts';
 import { EnginePool } from '../src/speech/pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { frontEndFor } from '../src/speech/text/front-end.ts';
-import { type Voice, voicesOf } from '../src/speech/voices.ts';
+import { brighter, deeper, type Voice, voicesOf } from '../src/speech/voices.ts';
 import { wordErrors } from './word-errors.ts';
 
 // `npm run bench:quality`: how intelligible each English voice is. Every sentence of
@@ -59,16 +59,6 @@ function oldEspeakVoice(
     engineVoice: { engine: 'espeak-ng', language, rate, variant },
   };
 }
-const deeper = [
-  [1, 92, 100, 100],
-  [2, 94, 100, 100],
-  [3, 95, 100, 100],
-] as const;
-const brighter = [
-  [1, 106, 100, 100],
-  [2, 108, 95, 100],
-  [3, 106, 90, 100],
-] as const;
 const oldEspeakVoices = [
   oldEspeakVoice(0, 'Grace', 'en-us', 165, { id: 'q-en-0', gender: 'female', pitch: [160, 240] }),
   oldEspeakVoice(1, 'James', 'en-us', 165, {

@@ -30,12 +30,12 @@ export const languages: readonly Language[] = [
 
 // Formant scalings (percent of the base voice's frequencies) give each voice its own vocal
 // tract: lower for deeper, larger speakers, higher for brighter ones. Pitch sets the register.
-const deeper = [
+export const deeper = [
   [1, 92, 100, 100],
   [2, 94, 100, 100],
   [3, 95, 100, 100],
 ] as const;
-const brighter = [
+export const brighter = [
   [1, 106, 100, 100],
   [2, 108, 95, 100],
   [3, 106, 90, 100],

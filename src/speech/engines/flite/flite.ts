@@ -58,7 +58,7 @@ const LEAD_IN_SECONDS = 0.04;
 const SOUND_LEVEL = 300;
 
 /** Where a clause's audio should start: `LEAD_IN_SECONDS` before its first sound. */
-export function speechStart(samples: Int16Array, sampleRate: number): number {
+function speechStart(samples: Int16Array, sampleRate: number): number {
   const first = samples.findIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
   if (first === -1) return 0;
   return Math.max(0, first - Math.round(LEAD_IN_SECONDS * sampleRate));

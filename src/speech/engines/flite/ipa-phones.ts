@@ -8,7 +8,7 @@
 
 import { ipaTokens } from '../../text/ipa.ts';
 import type { IpaReading } from '../engine.ts';
-import { PAUSE } from './cmu-phones.ts';
+import { isVowel, PAUSE } from './cmu-phones.ts';
 
 /** IPA symbol -> phones; a vowel is written without its stress digit, which is added when read. */
 const PHONES: ReadonlyMap<string, readonly string[]> = new Map(
@@ -81,25 +81,6 @@ const PHONES: ReadonlyMap<string, readonly string[]> = new Map(
   }),
 );
 
-/** Phones that take a stress digit. */
-const VOWELS = new Set([
-  'ax',
-  'er',
-  'ae',
-  'aa',
-  'ao',
-  'ah',
-  'ih',
-  'iy',
-  'uh',
-  'uw',
-  'eh',
-  'ow',
-  'ey',
-  'ay',
-  'aw',
-  'oy',
-]);
 /** Never stressed: the reduced vowels. */
 const REDUCED = new Set(['ə', 'ɚ']);
 
@@ -113,7 +94,8 @@ export function ipaToFlitePhones(ipa: string): IpaReading {
     if (token.kind === 'stress') stressed = true;
     if (token.kind !== 'symbol') continue;
     for (const phone of PHONES.get(token.symbol) as readonly string[]) {
-      if (!VOWELS.has(phone)) {
+      // A vowel of the table is written without its stress digit, which it takes here.
+      if (!isVowel(`${phone}0`)) {
         phones.push(phone);
         continue;
       }

@@ -23,6 +23,7 @@ const OUT_FILE = 'speech.wav';
 const STACK_POINTER = 'ijwi_stack_pointer';
 const MAX_MESSAGES = 20;
 const MAX_PRINTED = 64 * 1024;
+const encoder = new TextEncoder();
 
 export interface FliteRun {
   readonly wav: Uint8Array;
@@ -93,11 +94,11 @@ export class FliteRunner {
    * even then.
    */
   run(args: readonly string[], inputs: Readonly<Record<string, string>> = {}): FliteRun {
-    const encoder = new TextEncoder();
     const files = new Map<string, Inode>(
       Object.entries(inputs).map(([name, text]) => [name, new File(encoder.encode(text))]),
     );
     const messages: string[] = [];
+    const decoder = new TextDecoder();
     let printed = '';
     const stdout = new ConsoleStdout((bytes) => {
       if (printed.length < MAX_PRINTED) printed += decoder.decode(bytes, { stream: true });
@@ -112,7 +113,6 @@ export class FliteRunner {
       // The shim's trace of every call goes to the console unless it is turned off.
       { debug: false },
     );
-    const decoder = new TextDecoder();
     this.#reset();
     try {
       const code = this.#wasi.start(this.#instance as unknown as { exports: FliteExports });
