@@ -1,5 +1,11 @@
 import { newId } from './ids.ts';
-import type { AccountRepository, LedgerEntry, LedgerRepository, LedgerSummary } from './repositories.ts';
+import type {
+  AccountRepository,
+  LedgerEntry,
+  LedgerRepository,
+  LedgerSummary,
+  LockedLedger,
+} from './repositories.ts';
 
 /** The smallest top-up, in tokens (fixed by the contract; 0.04 USD per token). */
 export const MINIMUM_TOP_UP = 289;
@@ -36,6 +42,14 @@ export interface ChargeRequest {
   /** The request id (`req_...`); one request is charged at most once. */
   readonly requestId: string;
   readonly studio: boolean;
+  /**
+   * Parts of one generation billed as it goes (a live context): a later part never takes a free
+   * generation of its own (`noFreeUse`), and the part that moves a generation from its free use
+   * to tokens gives that free use back in the same transaction (`releasesFreeUseOf`, the request
+   * id of the free use), so the generation is billed once, as tokens.
+   */
+  readonly noFreeUse?: boolean;
+  readonly releasesFreeUseOf?: string;
 }
 
 /** 402 material: what the account has, what the request needs, and the smallest top-up. */
@@ -117,10 +131,11 @@ type Decision = 'studio_free' | 'free_use' | 'tokens' | 'insufficient';
 // The one place the billing rules live; precheck and commit both call it, so they cannot drift.
 function decide(
   summary: LedgerSummary,
-  request: { tokens: number; seconds: number; studio: boolean; language: string },
+  request: { tokens: number; seconds: number; studio: boolean; language: string; noFreeUse?: boolean },
 ): Decision {
   if (request.studio && request.language === 'rw') return 'studio_free';
-  if (summary.freeUses < FREE_GENERATIONS && request.seconds < FREE_MAX_SECONDS) return 'free_use';
+  const freeUse = !request.noFreeUse && summary.freeUses < FREE_GENERATIONS;
+  if (freeUse && request.seconds < FREE_MAX_SECONDS) return 'free_use';
   return summary.balance >= request.tokens ? 'tokens' : 'insufficient';
 }
 
@@ -244,9 +259,11 @@ export class BillingService {
           requestId: request.requestId,
           createdAt: this.#now().toISOString(),
         });
+        const released = !free && request.releasesFreeUseOf !== undefined;
+        if (released) await this.#releaseFreeUse(ledger, request.releasesFreeUseOf);
         const after: LedgerSummary = {
           balance: summary.balance + entry.tokens,
-          freeUses: summary.freeUses + (free ? 1 : 0),
+          freeUses: summary.freeUses + (free ? 1 : 0) - (released ? 1 : 0),
         };
         return {
           ok: true,
@@ -313,6 +330,23 @@ export class BillingService {
       };
     });
     return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
+  }
+
+  /** Gives back the free generation used by request `requestId`, inside a caller's account lock. */
+  async #releaseFreeUse(ledger: LockedLedger, requestId: string): Promise<void> {
+    const entries = await ledger.requestEntries(requestId);
+    if (!entries.some((e) => e.kind === 'free_use') || entries.some((e) => e.kind === 'free_use_refund'))
+      throw new Error(`request ${requestId} holds no free use to release`);
+    await ledger.append({
+      id: newId('led'),
+      kind: 'free_use_refund',
+      tokens: 0,
+      characters: null,
+      language: null,
+      seconds: null,
+      requestId,
+      createdAt: this.#now().toISOString(),
+    });
   }
 
   /**

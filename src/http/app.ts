@@ -20,6 +20,7 @@ import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
+import { defaultLiveTimings, type LiveTimings, liveRoutes } from './routes/live.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
@@ -48,6 +49,8 @@ export interface AppDeps {
     TtsOptions,
     'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl'
   >;
+  /** Timings of the live endpoint other than its defaults (tests shorten them). */
+  readonly liveTimings?: Partial<LiveTimings>;
   /** The website's services (sign-up, sessions, keys, usage); with `tts`, they add the web pages. */
   readonly web?: WebServices;
   /**
@@ -208,6 +211,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fileMaxChars: deps.limits.fileMaxChars,
       streamMaxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
+    });
+    await app.register(liveRoutes, {
+      ...deps.tts,
+      limits: {
+        ...defaultLiveTimings,
+        ...deps.liveTimings,
+        maxChars: deps.limits.streamMaxChars,
+        requestsPerMinute: deps.limits.requestsPerMinute,
+        charsPerToken: deps.tts.charsPerToken,
+      },
     });
     if (deps.web) {
       await app.register(webPlugin, {

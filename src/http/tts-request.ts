@@ -160,15 +160,58 @@ export function parseTtsRequest(body: unknown, maxChars: number): TtsRequest {
   };
 }
 
-/** Validates a `tts-stream.php` body: the same fields plus `format`. */
-export function parseStreamTtsRequest(body: unknown, maxChars: number): StreamTtsRequest {
-  const request = parseTtsRequest(body, maxChars);
-  const { format } = asObject(body);
-  const parsed = parseStreamFormat(format);
+function parseFormat(value: unknown): StreamFormat {
+  const parsed = parseStreamFormat(value);
   if (!parsed) {
     throw new ApiError('unsupported_format', `format must be one of ${streamFormatNames.join(', ')}`, {
       param: 'format',
     });
   }
-  return { ...request, format: parsed };
+  return parsed;
+}
+
+/** Validates a `tts-stream.php` body: the same fields plus `format`. */
+export function parseStreamTtsRequest(body: unknown, maxChars: number): StreamTtsRequest {
+  const request = parseTtsRequest(body, maxChars);
+  return { ...request, format: parseFormat(asObject(body).format) };
+}
+
+/** How a stream whose text comes later (a live context) speaks: its voice, format and text type. */
+export interface StreamSettings {
+  readonly voice: Voice;
+  readonly format: StreamFormat;
+  readonly textType: TextType;
+}
+
+/** Validates the fields that open a live context, with the stream endpoint's defaults and errors. */
+export function parseStreamSettings(fields: Readonly<Record<string, unknown>>): StreamSettings {
+  return {
+    voice: parseVoice(fields.language, fields.speaker_id),
+    format: parseFormat(fields.format),
+    textType: parseTextType(fields.text_type),
+  };
+}
+
+/** One part of a live context's text as a stream request would read it. */
+export interface SpeechPart {
+  readonly document: SpeechDocument;
+  /** Code points of the trimmed part: the unit of its audio bound. */
+  readonly characters: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * A part of a stream's text, read by the same rules as a whole request's `input` (control
+ * characters, SSML), or the 400 that says what is wrong with it; undefined when it has nothing
+ * to speak.
+ */
+export function speechPart(text: string, settings: StreamSettings): SpeechPart | undefined {
+  const trimmed = text.trim();
+  if (!SPEAKABLE.test(trimmed) && settings.textType === 'text') return undefined;
+  const characters = codePointCount(trimmed);
+  return {
+    document: documentOf(text, settings.textType, settings.voice),
+    characters,
+    maxSeconds: audioBoundSeconds(settings.voice.language, characters, settings.textType),
+  };
 }

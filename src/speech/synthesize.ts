@@ -26,6 +26,11 @@ export interface SynthesisRequest {
    */
   readonly maxSeconds: number;
   readonly signal?: AbortSignal;
+  /**
+   * When the listener needs the first audio (a `performance.now()` time); now when absent. A live
+   * context's later text is due only once the audio already sent has played.
+   */
+  readonly dueAt?: number;
 }
 
 /** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
@@ -147,7 +152,7 @@ export async function* synthesize(
   const framer = new Framer(frameBytes, silence);
   const rate = bytesPerSecond(spec);
   const maxBytes = Math.floor(request.maxSeconds * rate);
-  const startedAt = performance.now();
+  const startedAt = request.dueAt ?? performance.now();
   let total = 0;
   /** How long a step's audio lasts at least: the next step's deadline errs early, never late. */
   const shortest = (step: Step | undefined): number => {

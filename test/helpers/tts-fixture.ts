@@ -8,6 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
+import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
 import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
@@ -64,6 +65,8 @@ export interface TtsFixtureOptions {
   readonly charsPerToken?: number;
   /** The store the app runs on; defaults to a private in-memory SQLite. */
   readonly database?: DatabaseSource;
+  /** Live endpoint timings other than the service's defaults. */
+  readonly liveTimings?: Partial<LiveTimings>;
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -120,6 +123,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     },
     limits: CONTRACT_LIMITS,
     files,
+    ...(options.liveTimings ? { liveTimings: options.liveTimings } : {}),
     tts: {
       pool: options.pool,
       accounts,

@@ -73,7 +73,12 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
     tts: {
       pool: () => undefined,
       accounts: { authenticate: async () => ({ ok: true, accountId: 'acct_test', keyId: 'key_test' }) },
-      billing: { precheck: unreachable, commitCharge: unreachable, refundCharge: unreachable },
+      billing: {
+        precheck: unreachable,
+        commitCharge: unreachable,
+        refundCharge: unreachable,
+        balance: unreachable,
+      },
       charsPerToken: 100,
       rateLimit: new MemoryRateLimitStore(),
       publicBaseUrl: PUBLIC_BASE_URL,

@@ -74,6 +74,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
             return billing.commitCharge(...args);
           },
           refundCharge: (...args) => billing.refundCharge(...args),
+          balance: (...args) => billing.balance(...args),
         },
         charsPerToken: 100,
         rateLimit: new MemoryRateLimitStore(),

@@ -35,10 +35,10 @@ import { nothingToSay, parseStreamTtsRequest, parseTtsRequest, type TtsRequest }
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;
 /**
- * What the TTS routes need from billing: an early refusal, the one atomic charge, and its refund
- * for a stream whose client left before its first audio.
+ * What the TTS routes need from billing: an early refusal, the one atomic charge, its refund for a
+ * stream whose client left before its first audio, and the balance a live context ends with.
  */
-export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge'>;
+export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'balance'>;
 
 export interface TtsOptions {
   /** The engine pool once it is warm; undefined while it starts. */

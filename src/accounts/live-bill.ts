@@ -1,0 +1,155 @@
+import {
+  type BillingOutcome,
+  type BillingService,
+  type CommitChargeResult,
+  FREE_MAX_SECONDS,
+  tokensFor,
+} from './billing.ts';
+
+/** What a live context's bill needs from billing: the one atomic charge, its refund, the balance. */
+export type LiveBilling = Pick<BillingService, 'commitCharge' | 'refundCharge' | 'balance'>;
+
+export interface LiveBillOptions {
+  readonly accountId: string;
+  /** The context's request id; each part of its bill is `<requestId>.<n>`. */
+  readonly requestId: string;
+  readonly language: string;
+  readonly charsPerToken: number;
+  /** The signed-in studio (Kinyarwanda free there), not the API. */
+  readonly studio: boolean;
+}
+
+/** One part of a context's text: its spoken characters and the most audio it may produce. */
+export interface BilledPart {
+  readonly characters: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * The bill of one live context: one generation whose text arrives in parts, billed exactly as one
+ * stream request of all the text spoken would be, and never ahead of its audio. Before a part's
+ * first audio is sent, `cover` commits what the text spoken so far needs and nothing more:
+ *
+ * - the first part decides, as a stream does from its conservative duration bound: a free
+ *   generation when one is left and the bound of the text so far is under 120 s, else tokens;
+ * - on a free generation, later parts cost nothing while the bound of all the text stays under
+ *   120 s; the part that passes it charges the tokens of all the text so far and gives the free
+ *   generation back, in one transaction (a stream of that text would have paid tokens);
+ * - on tokens, a part charges only the tokens the whole text needs beyond those already charged,
+ *   so the sum is `tokensFor(all characters)`, the price of one stream request of the same text.
+ *
+ * Every commit is atomic under the account lock (see `BillingService.commitCharge`), so contexts
+ * and requests running at once can neither overdraw nor share a free generation. A refused part
+ * (402) leaves what earlier parts paid, which covered only the audio already sent.
+ */
+export class LiveBill {
+  readonly #billing: LiveBilling;
+  readonly #options: LiveBillOptions;
+  #characters = 0;
+  #maxSeconds = 0;
+  #tokensCharged = 0;
+  #via: 'free_use' | 'tokens' | 'studio_free' | undefined;
+  #parts = 0;
+  #last: BillingOutcome | undefined;
+
+  constructor(billing: LiveBilling, options: LiveBillOptions) {
+    this.#billing = billing;
+    this.#options = options;
+  }
+
+  /** Spoken characters billed so far. */
+  get characters(): number {
+    return this.#characters;
+  }
+
+  /** True once a part has been committed: audio has been paid for. */
+  get started(): boolean {
+    return this.#via !== undefined;
+  }
+
+  /**
+   * Commits what `part`, added to the parts before it, needs; on a refusal nothing changes and the
+   * refusal is returned. Call it when the part's first audio is ready, before it is sent.
+   */
+  async cover(part: BilledPart): Promise<CommitChargeResult> {
+    const characters = this.#characters + part.characters;
+    const maxSeconds = this.#maxSeconds + part.maxSeconds;
+    const total = tokensFor(characters, this.#options.charsPerToken);
+    const result = await this.#commit(characters, maxSeconds, total);
+    if (result.ok) {
+      this.#characters = characters;
+      this.#maxSeconds = maxSeconds;
+      this.#last = result.billing;
+    }
+    return result;
+  }
+
+  async #commit(characters: number, maxSeconds: number, total: number): Promise<CommitChargeResult> {
+    const { accountId, requestId } = this.#options;
+    const charge = (tokens: number, extra: { noFreeUse?: boolean; releasesFreeUseOf?: string }) =>
+      this.#billing.commitCharge(accountId, {
+        tokens,
+        seconds: maxSeconds,
+        characters,
+        language: this.#options.language,
+        requestId: `${requestId}.${this.#parts}`,
+        studio: this.#options.studio,
+        ...extra,
+      });
+    const outcome = (charged: number): CommitChargeResult => ({
+      ok: true,
+      entry: null,
+      billing: { ...(this.#last as BillingOutcome), tokens_charged: charged },
+    });
+
+    if (this.#via === 'studio_free') return outcome(0);
+    if (this.#via === undefined) {
+      const result = await charge(total, {});
+      if (!result.ok) return result;
+      this.#parts++;
+      this.#via =
+        result.entry === null ? 'studio_free' : result.entry.kind === 'free_use' ? 'free_use' : 'tokens';
+      if (this.#via === 'tokens') this.#tokensCharged = total;
+      return result;
+    }
+    if (this.#via === 'free_use') {
+      if (maxSeconds < FREE_MAX_SECONDS) return outcome(0);
+      const result = await charge(total, { noFreeUse: true, releasesFreeUseOf: `${requestId}.0` });
+      if (!result.ok) return result;
+      this.#parts++;
+      this.#via = 'tokens';
+      this.#tokensCharged = total;
+      return result;
+    }
+    const needed = total - this.#tokensCharged;
+    if (needed <= 0) return outcome(this.#tokensCharged);
+    const result = await charge(needed, { noFreeUse: true });
+    if (!result.ok) return result;
+    this.#parts++;
+    this.#tokensCharged = total;
+    return { ...result, billing: { ...result.billing, tokens_charged: total } };
+  }
+
+  /**
+   * Gives back the first part's charge when its audio never reached the client (the socket went
+   * before the first frame was handed to it). Later parts stand: earlier audio was delivered.
+   */
+  async refundUndelivered(): Promise<void> {
+    if (this.#parts !== 1 || this.#via === 'studio_free') return;
+    await this.#billing.refundCharge(this.#options.accountId, `${this.#options.requestId}.0`);
+  }
+
+  /** The context's billing object for `done`: what it was charged in all, and the balance now. */
+  async summary(): Promise<BillingOutcome | undefined> {
+    if (this.#last === undefined) return undefined;
+    const tokens = this.#via === 'tokens' ? this.#tokensCharged : 0;
+    const now = await this.#billing.balance(this.#options.accountId);
+    if (!now.ok) return { ...this.#last, tokens_charged: tokens };
+    return {
+      ...this.#last,
+      tokens_charged: tokens,
+      token_balance: now.balance,
+      free_uses_remaining: now.freeUsesRemaining,
+    };
+  }
+}

@@ -1,0 +1,304 @@
+import type { LiveBill } from '../../accounts/live-bill.ts';
+import { FRAME_MS } from '../../speech/audio/formats.ts';
+import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
+import type { EnginePool } from '../../speech/pool.ts';
+import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
+import { LiveClauses } from '../../speech/text/live-clauses.ts';
+import { codePointCount } from '../../unicode.ts';
+import { ApiError } from '../errors.ts';
+import { refusalError } from '../speech-reply.ts';
+import { type SpeechPart, type StreamSettings, speechPart } from '../tts-request.ts';
+import type { ServerMessage } from './protocol.ts';
+
+/** Where a context's messages go: the connection's writer, shared by its contexts. */
+export interface ContextOutput {
+  send(message: ServerMessage): void;
+  /**
+   * Resolves when the client can take more (its socket buffer is under the high-water mark);
+   * rejects when the socket is gone or the client has not read for too long.
+   */
+  ready(): Promise<void>;
+}
+
+export interface LiveContextOptions {
+  readonly id: string;
+  readonly pool: EnginePool;
+  readonly settings: StreamSettings;
+  readonly bill: LiveBill;
+  readonly output: ContextOutput;
+  /** Code points of text the context may receive in all (the stream endpoint's limit). */
+  readonly maxChars: number;
+  /** Audio is sent at most this far ahead of the listener's playback, in ms. */
+  readonly leadMs: number;
+  /** Called once when the context has finished: `done`, an error, or the connection closed. */
+  readonly onFinished: () => void;
+  /** The error for an account that vanished while the context was open. */
+  readonly accountGone: () => ApiError;
+  /** Where a failure that is not the client's goes (a bug, an engine crash). */
+  readonly log: (error: unknown) => void;
+}
+
+/** A part waiting to be spoken, and when the message that completed it arrived. */
+interface QueuedPart {
+  readonly text: string;
+  readonly completedAt: number;
+}
+
+/** Frames per `audio` message: 200 ms, so a barge-in never waits behind a long message. */
+const FRAMES_PER_MESSAGE = 10;
+
+/**
+ * One live context: a stream request whose text arrives in pieces. Text is cut into parts as
+ * clauses complete (`LiveClauses`); parts are spoken in order by the one pipeline (`synthesize`,
+ * the pool's scheduling and cancellation), each billed by the context's `LiveBill` before its
+ * first frame is sent. Audio is sent in whole frames, at most `leadMs` ahead of real time once
+ * it has started and only while the client reads, so neither a fast engine nor a slow reader
+ * makes the server hold more than a part. `clear` drops the waiting text and every frame not yet
+ * sent, synchronously: the `cleared` message is sent before any later frame could be.
+ */
+export class LiveContext {
+  readonly #options: LiveContextOptions;
+  readonly #clauses = new LiveClauses();
+  readonly #queue: QueuedPart[] = [];
+  #received = 0;
+  /** Bumped by `clear`: a part of an older generation never sends another frame. */
+  #generation = 0;
+  #abort = new AbortController();
+  #running = false;
+  #ending = false;
+  #finished = false;
+  #seq = 0;
+  #bytesSent = 0;
+  /** When the audio sent so far will have played, on `performance.now()`'s clock. */
+  #playedUntil = 0;
+
+  constructor(options: LiveContextOptions) {
+    this.#options = options;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Appends text; speaks each part it completes. Throws `ApiError` on text the context refuses. */
+  text(text: string, at: number): void {
+    const forbidden = firstForbiddenCharacter(text);
+    if (forbidden) {
+      throw new ApiError(
+        'invalid_input',
+        `text holds the control character ${forbidden.name} at position ${forbidden.position}; only tab, line feed and carriage return are allowed`,
+        { param: 'text', details: { position: forbidden.position } },
+      );
+    }
+    this.#received += codePointCount(text);
+    if (this.#received > this.#options.maxChars) {
+      throw new ApiError(
+        'input_too_long',
+        `the context has received ${this.#received} characters; the limit is ${this.#options.maxChars}`,
+        { param: 'text' },
+      );
+    }
+    // SSML is read whole: a `<speak>` document is spoken at flush or end only.
+    if (this.#options.settings.textType === 'ssml') this.#clauses.push(text);
+    else this.#enqueue(this.#clauses.push(text), at);
+  }
+
+  /** Speaks what is waiting now, boundary or not. */
+  flush(at: number): void {
+    this.#enqueue(this.#clauses.flush(), at);
+  }
+
+  /** No more text: speaks the rest, then `done`. */
+  end(at: number): void {
+    this.flush(at);
+    this.#ending = true;
+    this.#pump();
+  }
+
+  /** Barge-in: drops waiting text and unsent audio, then tells the client it is done. */
+  clear(): void {
+    this.#generation++;
+    this.#clauses.clear();
+    this.#queue.length = 0;
+    this.#abort.abort(new Error('cleared'));
+    this.#abort = new AbortController();
+    // Nothing sent is still to play: the next part starts a fresh playback clock.
+    this.#playedUntil = 0;
+    this.#options.output.send({ type: 'cleared', context_id: this.#options.id });
+  }
+
+  /** The connection is gone or closing: stop at once, send nothing more. */
+  abandon(): void {
+    this.#generation++;
+    this.#queue.length = 0;
+    this.#abort.abort(new Error('connection closed'));
+    this.#finish();
+    this.#refundUndelivered();
+  }
+
+  /** A context whose client left before its first frame pays nothing (the spec's stream rule). */
+  #refundUndelivered(): void {
+    if (this.#bytesSent > 0 || !this.#options.bill.started) return;
+    this.#options.bill.refundUndelivered().catch((error: unknown) => this.#options.log(error));
+  }
+
+  /** Ends the context with an error message; audio already sent stands. */
+  fail(error: ApiError): void {
+    if (this.#finished) return;
+    this.#generation++;
+    this.#queue.length = 0;
+    this.#abort.abort(error);
+    this.#options.output.send({
+      type: 'error',
+      context_id: this.#options.id,
+      code: error.code as Extract<ServerMessage, { type: 'error' }>['code'],
+      message: error.message,
+      param: error.options.param ?? null,
+      ...error.options.details,
+    });
+    this.#finish();
+  }
+
+  #enqueue(parts: readonly string[], at: number): void {
+    for (const text of parts) this.#queue.push({ text, completedAt: at });
+    this.#pump();
+  }
+
+  #pump(): void {
+    if (this.#running || this.#finished) return;
+    this.#running = true;
+    void this.#run().finally(() => {
+      this.#running = false;
+    });
+  }
+
+  async #run(): Promise<void> {
+    try {
+      for (let part = this.#queue.shift(); part !== undefined; part = this.#queue.shift()) {
+        await this.#speak(part, this.#generation);
+        if (this.#finished) return;
+      }
+      if (this.#ending && !this.#finished) await this.#done();
+    } catch (error) {
+      if (this.#finished) return;
+      if (!(error instanceof ApiError || error instanceof AudioBoundExceeded)) this.#options.log(error);
+      this.fail(asApiError(error));
+    }
+  }
+
+  async #speak(queued: QueuedPart, generation: number): Promise<void> {
+    const part = speechPart(queued.text, this.#options.settings);
+    if (part === undefined) return;
+    const signal = this.#abort.signal;
+    const { settings } = this.#options;
+    const events = synthesize(this.#options.pool, {
+      document: part.document,
+      voice: settings.voice,
+      target: { kind: 'stream', format: settings.format },
+      maxSeconds: part.maxSeconds,
+      signal,
+      dueAt: Math.max(performance.now(), this.#playedUntil - this.#options.leadMs),
+    });
+    let billed = false;
+    try {
+      for await (const event of events) {
+        if (generation !== this.#generation) return;
+        if (event.type !== 'audio') continue;
+        if (!billed) {
+          await this.#cover(part);
+          billed = true;
+          if (this.#finished) this.#refundUndelivered();
+          if (generation !== this.#generation) return;
+        }
+        await this.#sendAudio(event.bytes, generation, queued.completedAt);
+        if (generation !== this.#generation) return;
+      }
+    } catch (error) {
+      // A clear or a closed connection stops synthesis by aborting it: not a failure of the context.
+      if (signal.aborted && generation !== this.#generation) return;
+      throw error;
+    }
+  }
+
+  async #cover(part: SpeechPart): Promise<void> {
+    const result = await this.#options.bill.cover({
+      characters: part.document.spokenCharacters,
+      maxSeconds: part.maxSeconds,
+    });
+    if (!result.ok) throw refusalError(result, this.#options.accountGone);
+  }
+
+  /** Whole frames in messages of at most 200 ms, paced to the listener and to the socket. */
+  async #sendAudio(bytes: Uint8Array, generation: number, completedAt: number): Promise<void> {
+    const { format } = this.#options.settings;
+    const step = format.bytesPerFrame * FRAMES_PER_MESSAGE;
+    for (let offset = 0; offset < bytes.byteLength; offset += step) {
+      const audio = bytes.subarray(offset, offset + step);
+      await this.#options.output.ready();
+      const wait = this.#playedUntil - this.#options.leadMs - performance.now();
+      if (wait > 0) await sleep(wait, this.#abort.signal);
+      if (generation !== this.#generation || this.#finished) return;
+      const now = performance.now();
+      const first = this.#seq === 0;
+      this.#options.output.send({
+        type: 'audio',
+        context_id: this.#options.id,
+        seq: this.#seq++,
+        audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64'),
+        ...(first ? { ttfa_ms: Math.round(now - completedAt) } : {}),
+      });
+      const ms = (audio.byteLength / format.bytesPerFrame) * FRAME_MS;
+      this.#playedUntil = Math.max(this.#playedUntil, now) + ms;
+      this.#bytesSent += audio.byteLength;
+    }
+  }
+
+  async #done(): Promise<void> {
+    const billing = (await this.#options.bill.summary()) ?? null;
+    if (this.#finished) return;
+    const { format } = this.#options.settings;
+    this.#options.output.send({
+      type: 'done',
+      context_id: this.#options.id,
+      seconds: Math.round(((this.#bytesSent / format.bytesPerFrame) * FRAME_MS) / 10) / 100,
+      characters: this.#options.bill.characters,
+      billing,
+    });
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#options.onFinished();
+  }
+
+  /** Bytes of audio sent: none means the client received nothing it was billed for. */
+  get bytesSent(): number {
+    return this.#bytesSent;
+  }
+}
+
+/** A failure as the error message the client gets: a 5xx never carries internal details. */
+function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof AudioBoundExceeded)
+    return new ApiError('input_too_long', 'the text would give more audio than its length allows', {
+      param: 'text',
+    });
+  return new ApiError('internal_error', 'synthesis failed; the context has ended');
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

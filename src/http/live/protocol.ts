@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { BillingOutcome } from '../../accounts/billing.ts';
+import type { ErrorCode } from '../errors.ts';
+
+// The live endpoint's messages (api-v1.md, "Live streaming over WebSocket"): what a client may
+// send, as one discriminated union that every message passes before anything reads it, and what
+// the server sends.
+
+/** At most this many contexts are open at once on one connection. */
+export const MAX_CONTEXTS_PER_CONNECTION = 5;
+/** A context id: short, printable, so it can be echoed and logged safely. */
+const contextId = z.string().regex(/^[\w.:-]{1,64}$/, 'context_id must be 1-64 letters, digits, or _ . : -');
+
+const text = z.strictObject({
+  type: z.literal('text'),
+  context_id: contextId,
+  text: z.string(),
+  // Read only when the context opens; validated then, with the stream endpoint's errors.
+  language: z.unknown().optional(),
+  speaker_id: z.unknown().optional(),
+  format: z.unknown().optional(),
+  text_type: z.unknown().optional(),
+});
+const onContext = <T extends string>(type: T) =>
+  z.strictObject({ type: z.literal(type), context_id: contextId });
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('auth'), api_key: z.string().max(200) }),
+  text,
+  onContext('flush'),
+  onContext('end'),
+  onContext('clear'),
+  z.strictObject({ type: z.literal('close') }),
+]);
+
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type TextMessage = z.infer<typeof text>;
+
+/** A word of audio already sent, in ms from the context's first sample. */
+export interface WordTiming {
+  readonly text: string;
+  readonly start_ms: number;
+  readonly end_ms: number;
+}
+
+export type ServerMessage =
+  | {
+      readonly type: 'audio';
+      readonly context_id: string;
+      readonly seq: number;
+      readonly audio: string;
+      readonly ttfa_ms?: number;
+    }
+  | { readonly type: 'words'; readonly context_id: string; readonly words: readonly WordTiming[] }
+  | {
+      readonly type: 'done';
+      readonly context_id: string;
+      readonly seconds: number;
+      readonly characters: number;
+      readonly billing: BillingOutcome | null;
+    }
+  | { readonly type: 'cleared'; readonly context_id: string }
+  | {
+      readonly type: 'error';
+      readonly context_id?: string;
+      readonly code: ErrorCode | 'context_limit' | 'idle_timeout' | 'unknown_context';
+      readonly message: string;
+      readonly param?: string | null;
+      readonly [detail: string]: unknown;
+    };

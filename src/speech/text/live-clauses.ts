@@ -1,0 +1,122 @@
+/**
+ * Text that arrives in pieces (a language model's reply, word by word) cut into the parts that can
+ * be spoken now. A part is complete at clause or sentence punctuation followed by white space, or
+ * at a line break: the white space shows the word before the mark is whole, so "3.5" or "1,000"
+ * never split, and a mark at the very end of what has arrived waits for the next piece. A period
+ * after a common abbreviation or an initial (Dr. Mme. Nov. J.) waits for a later boundary, so
+ * "Dr. Smith" is read as one. A run longer than `maxChars` without a boundary
+ * is cut at its last space, so what waits stays bounded. The pipeline then splits each part into
+ * its clauses as it does for any text.
+ */
+export class LiveClauses {
+  #buffer = '';
+  readonly #maxChars: number;
+
+  constructor(maxChars = 220) {
+    this.#maxChars = maxChars;
+  }
+
+  /** What is waiting for a boundary. */
+  get pending(): string {
+    return this.#buffer;
+  }
+
+  /** Appends `text`; returns the parts it completed, in order (often none). */
+  push(text: string): string[] {
+    this.#buffer += text;
+    const parts: string[] = [];
+    for (;;) {
+      const end = completedEnd(this.#buffer, this.#maxChars);
+      if (end === undefined) break;
+      parts.push(this.#buffer.slice(0, end));
+      this.#buffer = this.#buffer.slice(end);
+    }
+    return parts.filter(hasWords);
+  }
+
+  /** Everything waiting, as one part (none when it holds no words); the buffer is then empty. */
+  flush(): string[] {
+    const rest = this.#buffer;
+    this.#buffer = '';
+    return hasWords(rest) ? [rest] : [];
+  }
+
+  /** Drops what is waiting. */
+  clear(): void {
+    this.#buffer = '';
+  }
+}
+
+// Sentence and clause marks (with closing quotes or brackets) followed by white space, or a line break.
+const BOUNDARY = /[.!?…,;:—–]+["'”’»)\]]*(?=\s)|\n/gu;
+// Abbreviations a period does not end a sentence after (English and French titles, streets, days,
+// months), and initials (a lone letter): "Dr. Smith", "Mme. Uwase", "J. Mugisha".
+const ABBREVIATIONS = [
+  'Dr',
+  'Mr',
+  'Mrs',
+  'Ms',
+  'Mx',
+  'Prof',
+  'Jr',
+  'Sr',
+  'St',
+  'Ave',
+  'Rd',
+  'Mt',
+  'Mme',
+  'Mlle',
+  'Av',
+  'Bd',
+  'Mon',
+  'Tue',
+  'Tues',
+  'Wed',
+  'Thu',
+  'Thurs',
+  'Fri',
+  'Sat',
+  'Sun',
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Sept',
+  'Oct',
+  'Nov',
+  'Dec',
+  'janv',
+  'févr',
+  'avr',
+  'juil',
+  'sept',
+  'oct',
+  'nov',
+  'déc',
+  'etc',
+  'vs',
+  'approx',
+];
+const ABBREVIATION = new RegExp(`(?:^|[\\s(])(?:${ABBREVIATIONS.join('|')}|\\p{L})\\.$`, 'iu');
+
+/** The index just after the first complete part of `text`, if one is complete. */
+function completedEnd(text: string, maxChars: number): number | undefined {
+  for (const match of text.matchAll(BOUNDARY)) {
+    const end = (match.index ?? 0) + match[0].length;
+    if (match[0] === '.' && ABBREVIATION.test(text.slice(Math.max(0, end - 8), end))) continue;
+    return end;
+  }
+  if (text.length <= maxChars) return undefined;
+  const space = text.lastIndexOf(' ', maxChars);
+  if (space > 0) return space + 1;
+  // Never between the two halves of a surrogate pair.
+  return /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+}
+
+function hasWords(part: string): boolean {
+  return /[\p{L}\p{N}]/u.test(part);
+}

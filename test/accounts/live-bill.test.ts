@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { AccountService } from '../../src/accounts/accounts.ts';
+import { BillingService, FREE_GENERATIONS, tokensFor } from '../../src/accounts/billing.ts';
+import { newId } from '../../src/accounts/ids.ts';
+import { LiveBill } from '../../src/accounts/live-bill.ts';
+import { describeEachDatabase } from '../helpers/databases.ts';
+
+// A live context is billed as one stream request of all the text it spoke, part by part, never
+// ahead of its audio; on every database, under concurrency.
+
+describeEachDatabase('live context bill', (context) => {
+  let billing: BillingService;
+  let accounts: AccountService;
+
+  before(() => {
+    billing = new BillingService(context.db);
+    accounts = new AccountService(context.db);
+  });
+
+  async function newAccount(topUp?: number): Promise<string> {
+    const result = await accounts.createAccount({ name: 'Live Bill Test' });
+    assert.ok(result.ok);
+    if (topUp !== undefined) assert.ok((await billing.topUp(result.account.id, topUp)).ok);
+    return result.account.id;
+  }
+
+  const billFor = (accountId: string, studio = false, language = 'en') =>
+    new LiveBill(billing, { accountId, requestId: newId('ctx'), language, charsPerToken: 100, studio });
+
+  async function useFreeTrial(accountId: string) {
+    for (let i = 0; i < FREE_GENERATIONS; i++) {
+      const used = await billFor(accountId).cover({ characters: 10, maxSeconds: 2 });
+      assert.ok(used.ok);
+    }
+  }
+
+  it('charges parts only what the whole text needs beyond what is paid: tokensFor(all characters)', async () => {
+    const accountId = await newAccount(1000);
+    await useFreeTrial(accountId);
+    const bill = billFor(accountId);
+    const parts = [60, 30, 20, 95, 5, 1];
+    for (const characters of parts) assert.ok((await bill.cover({ characters, maxSeconds: 200 })).ok);
+    const total = parts.reduce((a, b) => a + b, 0);
+    const summary = await bill.summary();
+    assert.equal(summary?.tokens_charged, tokensFor(total));
+    assert.equal(summary?.token_balance, 1000 - tokensFor(total));
+    const balance = await billing.balance(accountId);
+    assert.ok(balance.ok && balance.balance === 1000 - tokensFor(total));
+  });
+
+  it('uses one free generation while the bound stays under 120 s, and moves to tokens, giving it back, once it passes', async () => {
+    const accountId = await newAccount(1000);
+    const bill = billFor(accountId);
+    assert.ok((await bill.cover({ characters: 50, maxSeconds: 60 })).ok);
+    assert.ok((await bill.cover({ characters: 50, maxSeconds: 50 })).ok);
+    let balance = await billing.balance(accountId);
+    assert.ok(balance.ok);
+    assert.deepEqual([balance.balance, balance.freeUsesRemaining], [1000, FREE_GENERATIONS - 1]);
+    // 130 s of bound: a stream of this text would pay tokens, so the context does, and only them.
+    const moved = await bill.cover({ characters: 80, maxSeconds: 20 });
+    assert.ok(moved.ok);
+    balance = await billing.balance(accountId);
+    assert.ok(balance.ok);
+    assert.deepEqual([balance.balance, balance.freeUsesRemaining], [1000 - tokensFor(180), FREE_GENERATIONS]);
+    assert.equal((await bill.summary())?.tokens_charged, tokensFor(180));
+  });
+
+  it('refuses a part the balance cannot cover, keeping what earlier parts paid', async () => {
+    const accountId = await newAccount();
+    await useFreeTrial(accountId);
+    const bill = billFor(accountId);
+    const refused = await bill.cover({ characters: 10, maxSeconds: 200 });
+    assert.ok(!refused.ok && refused.code === 'insufficient_tokens');
+    assert.equal(bill.started, false);
+  });
+
+  it('is free for studio Kinyarwanda and writes nothing', async () => {
+    const accountId = await newAccount();
+    const bill = billFor(accountId, true, 'rw');
+    assert.ok((await bill.cover({ characters: 400, maxSeconds: 300 })).ok);
+    assert.ok((await bill.cover({ characters: 400, maxSeconds: 300 })).ok);
+    assert.equal((await bill.summary())?.kinyarwanda_free, true);
+    const balance = await billing.balance(accountId);
+    assert.ok(balance.ok && balance.freeUsesRemaining === FREE_GENERATIONS && balance.balance === 0);
+  });
+
+  it('under concurrency: no overdraft, no sixth free generation, no context above the price of its text', async () => {
+    const accountId = await newAccount(300);
+    const contexts = Array.from({ length: 24 }, (_, i) => ({
+      bill: billFor(accountId),
+      parts: [40 + i, 70, 90 - i, 55],
+    }));
+    const spoken = await Promise.all(
+      contexts.map(async ({ bill, parts }) => {
+        let characters = 0;
+        for (const part of parts) {
+          const result = await bill.cover({ characters: part, maxSeconds: part * 0.4 });
+          if (!result.ok) break;
+          characters += part;
+        }
+        return { bill, characters };
+      }),
+    );
+    const balance = await billing.balance(accountId);
+    assert.ok(balance.ok);
+    assert.ok(balance.balance >= 0, 'no overdraft');
+    assert.ok(balance.freeUsesRemaining >= 0);
+    const ledger = await billing.listLedger(accountId, { limit: 1000 });
+    assert.ok(ledger.ok);
+    const charged = new Map<string, number>();
+    for (const entry of ledger.entries) {
+      if (entry.requestId === null) continue;
+      const context = entry.requestId.split('.')[0] as string;
+      charged.set(context, (charged.get(context) ?? 0) - entry.tokens);
+    }
+    const freeUsesHeld =
+      ledger.entries.filter((e) => e.kind === 'free_use').length -
+      ledger.entries.filter((e) => e.kind === 'free_use_refund').length;
+    assert.ok(freeUsesHeld <= FREE_GENERATIONS);
+    for (const { bill, characters } of spoken) {
+      const summary = await bill.summary();
+      const paid = summary?.tokens_charged ?? 0;
+      assert.ok(
+        paid <= (characters === 0 ? 0 : tokensFor(characters)),
+        'never more than one stream request of its text',
+      );
+    }
+    const total = ledger.entries.reduce((sum, e) => sum + e.tokens, 0);
+    assert.equal(total, balance.balance, 'the balance is the sum of the ledger');
+  });
+});

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LiveClauses } from '../../../src/speech/text/live-clauses.ts';
+
+// Text that arrives word by word is spoken a part at a time, as soon as a part is surely complete.
+
+function feed(pieces: readonly string[]): { parts: string[]; pending: string } {
+  const clauses = new LiveClauses();
+  const parts = pieces.flatMap((p) => clauses.push(p));
+  return { parts, pending: clauses.pending };
+}
+
+describe('LiveClauses', () => {
+  it('completes a clause at punctuation once the next piece shows white space after it', () => {
+    assert.deepEqual(feed(['Hello', ',', ' thanks']), { parts: ['Hello,'], pending: ' thanks' });
+    assert.deepEqual(feed(['Good morning.']).parts, [], 'a final mark waits: the word may go on');
+    assert.deepEqual(feed(['Good morning. How']).parts, ['Good morning.']);
+    assert.deepEqual(feed(['Really?! ', 'Yes']).parts, ['Really?!']);
+    assert.deepEqual(feed(['He said "go." ', 'Then']).parts, ['He said "go."']);
+    assert.deepEqual(feed(['One\nTwo']).parts, ['One\n']);
+  });
+
+  it('never splits a number or a known abbreviation shape', () => {
+    assert.deepEqual(feed(['It costs 3.5 ', 'dollars']).parts, []);
+    assert.deepEqual(feed(['Pay 1,000 francs']).parts, []);
+    assert.deepEqual(feed(['Dr. Smith is ', 'in. Then']).parts, ['Dr. Smith is in.']);
+    assert.deepEqual(feed(['Meet on Nov. 3 at St. Paul. OK']).parts, ['Meet on Nov. 3 at St. Paul.']);
+    assert.deepEqual(feed(['Ask for Mme. Uwase or J. Mugisha. Bye']).parts, [
+      'Ask for Mme. Uwase or J. Mugisha.',
+    ]);
+  });
+
+  it('gives several parts from one piece, in order, and skips parts with nothing to say', () => {
+    assert.deepEqual(feed(['Yes. No; maybe, ', '... ok']).parts, ['Yes.', ' No;', ' maybe,']);
+  });
+
+  it('cuts a long run without boundaries at a space, and never inside a surrogate pair', () => {
+    const clauses = new LiveClauses(20);
+    assert.deepEqual(clauses.push('word '.repeat(6)), ['word word word word ']);
+    assert.equal(clauses.pending, 'word word ');
+    const emoji = new LiveClauses(5);
+    const parts = emoji.push('ab😀😀😀😀');
+    assert.ok(parts.every((p) => !/[\uD800-\uDBFF]$/.test(p)));
+  });
+
+  it('flush gives what waits, and clear drops it', () => {
+    const clauses = new LiveClauses();
+    clauses.push('Your doctor is');
+    assert.deepEqual(clauses.flush(), ['Your doctor is']);
+    assert.deepEqual(clauses.flush(), []);
+    clauses.push('dropped');
+    clauses.clear();
+    assert.equal(clauses.pending, '');
+  });
+});
