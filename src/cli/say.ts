@@ -122,7 +122,8 @@ async function speak(
     let summary = '';
     for await (const event of synthesize(pool, { ...speech, voice, target })) {
       if (event.type === 'audio') parts.push(event.bytes);
-      else summary = `${event.seconds.toFixed(2)} s at ${event.sampleRate} Hz, ${event.bytes} bytes of audio`;
+      else if (event.type === 'end')
+        summary = `${event.seconds.toFixed(2)} s at ${event.sampleRate} Hz, ${event.bytes} bytes of audio`;
     }
     const audio = Buffer.concat(parts);
     const encoding = format?.encoding ?? 'pcm_s16le';

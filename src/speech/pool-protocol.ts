@@ -1,4 +1,4 @@
-import type { EngineInput, EngineVoice } from './engines/engine.ts';
+import type { EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 
 /** What a synthesis job asks the worker to deliver: audio at this rate, in this encoding. */
 export interface OutputSpec {
@@ -51,7 +51,13 @@ export type ToWorker =
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'chunk'; readonly jobId: number; readonly bytes: Uint8Array }
-  | { readonly type: 'done'; readonly jobId: number; readonly text?: string }
+  /** `text`: a phonemes job's answer; `words`: the words of a whole clause, when the engine reports them. */
+  | {
+      readonly type: 'done';
+      readonly jobId: number;
+      readonly text?: string;
+      readonly words?: readonly EngineWord[];
+    }
   /** The job stopped at the pool's request after delivering `delivered` bytes in all. */
   | { readonly type: 'yielded'; readonly jobId: number; readonly delivered: number }
   | { readonly type: 'error'; readonly jobId: number; readonly message: string };

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStreamEncoderCache } from './audio/encoder.ts';
-import type { EngineId, EngineVoice, SpeechEngine } from './engines/engine.ts';
+import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import {
   bytesPerSecond,
@@ -70,11 +70,12 @@ async function speak(
   message: Extract<ToWorker, { type: 'synthesize' }>,
   deliver: (bytes: Uint8Array) => void,
   stop: (delivered: number) => Exclude<Outcome, 'done'> | undefined,
-): Promise<{ outcome: Outcome; delivered: number }> {
+): Promise<{ outcome: Outcome; delivered: number; words: EngineWord[] }> {
   const engine = await engineFor(message.voice);
   const encoder = encoders.get(engine.sampleRate(message.voice), message.output);
   let produced = 0;
   let outcome: Outcome = 'done';
+  const words: EngineWord[] = [];
   const take = (bytes: Uint8Array) => {
     const from = produced;
     produced += bytes.byteLength;
@@ -82,13 +83,14 @@ async function speak(
   };
   engine.synthesize(message.input, message.voice, message.rate, {
     push: (samples) => take(encoder.encode(samples)),
+    word: (word) => words.push(word),
     cancelled: () => {
       if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
       return outcome !== 'done';
     },
   });
   if (outcome === 'done') take(encoder.flush());
-  return { outcome, delivered: Math.max(produced, message.skip) };
+  return { outcome, delivered: Math.max(produced, message.skip), words };
 }
 
 /** Runs a job for the pool: first bytes at once, then batches; stops when the pool asks. */
@@ -105,7 +107,7 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
     batch = [];
     batched = 0;
   };
-  const { outcome } = await speak(
+  const { outcome, words } = await speak(
     message,
     (bytes) => {
       if (bytes.byteLength === 0) return;
@@ -131,7 +133,7 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
     send({ type: 'yielded', jobId, delivered: sent });
     return;
   }
-  send({ type: 'done', jobId });
+  send({ type: 'done', jobId, ...(words.length > 0 ? { words } : {}) });
 }
 
 async function run(message: ToWorker): Promise<void> {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { EngineInput, EngineVoice } from './engines/engine.ts';
+import type { EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -35,7 +35,12 @@ export interface SynthesisJob {
    */
   readonly deadline?: number;
   readonly signal?: AbortSignal;
+  /** Called with the clause's words once it is whole, when the engine reports words. */
+  readonly onWords?: (words: readonly EngineWord[]) => void;
 }
+
+/** What a worker's `done` carries besides the end of the audio. */
+type DoneMessage = Extract<FromWorker, { type: 'done' }>;
 
 interface QueuedJob {
   readonly id: number;
@@ -51,7 +56,7 @@ interface QueuedJob {
   /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
   yieldWindow: YieldWindow | undefined;
   readonly stream: JobStream<Uint8Array>;
-  readonly onText?: (text: string) => void;
+  readonly onDone?: (done: DoneMessage) => void;
   detach(): void;
 }
 
@@ -191,6 +196,7 @@ export class EnginePool {
             : { fromBytes: rate * YIELD_FROM_SECONDS, untilBytes: rate * YIELD_UNTIL_SECONDS },
       },
       job.signal,
+      job.onWords ? (done) => done.words && job.onWords?.(done.words) : undefined,
     );
   }
 
@@ -201,8 +207,8 @@ export class EnginePool {
       { type: 'phonemes', jobId: this.#nextId++, input, voice },
       { deadline: performance.now(), bytesPerSecond: 0, yieldWindow: undefined },
       undefined,
-      (t) => {
-        text = t;
+      (done) => {
+        text = done.text ?? '';
       },
     );
     for await (const _ of stream) {
@@ -229,7 +235,7 @@ export class EnginePool {
     message: ToWorker,
     schedule: Pick<QueuedJob, 'deadline' | 'bytesPerSecond' | 'yieldWindow'>,
     signal: AbortSignal | undefined,
-    onText?: (text: string) => void,
+    onDone?: (done: DoneMessage) => void,
   ): JobStream<Uint8Array> {
     const cancel = () => this.#cancel(job);
     const stream = new JobStream<Uint8Array>(cancel);
@@ -244,7 +250,7 @@ export class EnginePool {
       ...schedule,
       delivered: 0,
       stream,
-      ...(onText ? { onText } : {}),
+      ...(onDone ? { onDone } : {}),
       detach: () => signal?.removeEventListener('abort', onAbort),
     };
     if (this.#closed) {
@@ -410,7 +416,7 @@ export class EnginePool {
     if (message.type === 'error') {
       job.stream.fail(new Error(message.message));
     } else {
-      if (message.type === 'done' && message.text !== undefined) job.onText?.(message.text);
+      if (message.type === 'done') job.onDone?.(message);
       // A job that yielded after its caller left has nothing more to give.
       job.stream.end();
     }

@@ -2,7 +2,7 @@ import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
-import type { EngineInput } from './engines/engine.ts';
+import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { ipaReaderOf } from './engines/registry.ts';
 import type { EnginePool } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
@@ -31,6 +31,8 @@ export interface SynthesisRequest {
    * context's later text is due only once the audio already sent has played.
    */
   readonly dueAt?: number;
+  /** Yield `words` events: each clause's word timings once its audio has been yielded. */
+  readonly words?: boolean;
 }
 
 /** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
@@ -50,9 +52,20 @@ export class AudioBoundExceeded extends Error {
   }
 }
 
-/** What the pipeline yields: whole 20 ms frames as they are ready, then one summary. */
+/** A spoken word and when it is heard, in ms from the request's first sample. */
+export interface WordTiming {
+  readonly text: string;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/**
+ * What the pipeline yields: whole 20 ms frames as they are ready, word timings after each clause
+ * when asked for, then one summary.
+ */
 export type SynthesisEvent =
   | { readonly type: 'audio'; readonly bytes: Uint8Array }
+  | { readonly type: 'words'; readonly words: readonly WordTiming[] }
   | { readonly type: 'end'; readonly seconds: number; readonly bytes: number; readonly sampleRate: number };
 
 /**
@@ -73,6 +86,8 @@ type Step =
       readonly input: EngineInput;
       readonly rate: number;
       readonly characters: number;
+      /** The clause as read (normalised text), for its words; empty for phonemes a client gave. */
+      readonly text: string;
     }
   | { readonly kind: 'pause'; readonly ms: number };
 
@@ -83,7 +98,7 @@ function planOf(document: SpeechDocument, frontEnd: FrontEnd, voice: Voice): Ste
   const speak = (clauses: readonly string[], rate: number) => {
     for (const clause of clauses) {
       const input = frontEnd.engineInput(clause);
-      if (input) steps.push({ kind: 'speak', input, rate, characters: clause.length });
+      if (input) steps.push({ kind: 'speak', input, rate, characters: clause.length, text: clause });
     }
   };
   for (const segment of document.segments) {
@@ -101,7 +116,7 @@ function planOf(document: SpeechDocument, frontEnd: FrontEnd, voice: Voice): Ste
         if (!read?.ok) throw new Error(`the ${voice.name} voice cannot read the IPA of a phoneme`);
         const input: EngineInput = { kind: 'phonemes', phonemes: read.phones };
         if (read.phones !== '')
-          steps.push({ kind: 'speak', input, rate: segment.rate, characters: segment.ipa.length });
+          steps.push({ kind: 'speak', input, rate: segment.rate, characters: segment.ipa.length, text: '' });
         break;
       }
       case 'break':
@@ -166,6 +181,8 @@ export async function* synthesize(
     // Steps before `index - 1` have all been delivered; that one is estimated.
     return startedAt + (total / rate + shortest(steps[index - 1])) * 1000;
   };
+  /** The engine's words of each step, once the step is whole (engines that report words). */
+  const engineWords: (readonly EngineWord[] | undefined)[] = [];
   const start = (index: number): AsyncIterableIterator<Uint8Array> | undefined => {
     const step = steps[index];
     if (step === undefined) return undefined;
@@ -177,6 +194,13 @@ export async function* synthesize(
       output: spec,
       deadline: deadlineOf(index),
       ...(signal ? { signal } : {}),
+      ...(request.words
+        ? {
+            onWords: (words: readonly EngineWord[]) => {
+              engineWords[index] = words;
+            },
+          }
+        : {}),
     });
   };
   const bounded = (bytes: Uint8Array): Uint8Array => {
@@ -186,13 +210,23 @@ export async function* synthesize(
   };
 
   let next = start(0);
+  /** Bytes given to the framer: where each step's audio starts. */
+  let produced = 0;
+  const msOf = (bytes: number) => (bytes / rate) * 1000;
   try {
     for (let i = 0; next !== undefined; i++) {
       const current = next;
       next = start(i + 1);
+      const stepStart = produced;
       for await (const bytes of current) {
+        produced += bytes.byteLength;
         const frames = framer.push(bytes);
         if (frames.byteLength > 0) yield { type: 'audio', bytes: bounded(frames) };
+      }
+      const step = steps[i];
+      if (request.words && step?.kind === 'speak' && step.text !== '') {
+        const words = wordTimings(step.input, step.text, engineWords[i], msOf(stepStart), msOf(produced));
+        if (words.length > 0) yield { type: 'words', words };
       }
     }
   } finally {
@@ -202,6 +236,66 @@ export async function* synthesize(
   const tail = framer.flush();
   if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail) };
   yield { type: 'end', seconds: total / rate, bytes: total, sampleRate: spec.sampleRate };
+}
+
+/** A word with its punctuation trimmed off; empty when it holds no letter or digit. */
+function bareWord(word: string): string {
+  return word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+}
+
+/**
+ * The timings of one clause's words, from `startMs` to `endMs` of the request's audio. With the
+ * engine's word events: each word from its event to the next one (text input names the word by its
+ * place in the text; phoneme input, one event per word, by its order among the clause's words).
+ * Without them (an engine that reports none, or events that do not match the words), each word
+ * gets a share of the clause's time in proportion to its length: an estimate.
+ */
+function wordTimings(
+  input: EngineInput,
+  clause: string,
+  events: readonly EngineWord[] | undefined,
+  startMs: number,
+  endMs: number,
+): WordTiming[] {
+  const words = clause
+    .split(/\s+/)
+    .map(bareWord)
+    .filter((w) => w !== '');
+  const round = (ms: number) => Math.round(ms);
+  const timed = (list: readonly { text: string; ms: number }[]): WordTiming[] =>
+    list.map((w, i) => ({
+      text: w.text,
+      startMs: round(startMs + w.ms),
+      endMs: round(i + 1 < list.length ? startMs + (list[i + 1]?.ms ?? 0) : endMs),
+    }));
+  if (events && events.length > 0) {
+    if (input.kind === 'text') {
+      const characters = Array.from(input.text);
+      // An event may name part of a written word ("rendez" of "rendez-vous"): the word runs on to
+      // the next space, unless the next event starts first.
+      const named = events
+        .map((e, i) => {
+          let end = e.start + e.length;
+          const limit = events[i + 1]?.start ?? characters.length;
+          while (end < limit && !/\s/u.test(characters[end] ?? ' ')) end++;
+          return { text: bareWord(characters.slice(e.start, end).join('')), ms: e.ms };
+        })
+        .filter((w) => w.text !== '');
+      if (named.length > 0) return timed(named);
+    } else if (events.length === words.length) {
+      return timed(events.map((e, i) => ({ text: words[i] as string, ms: e.ms })));
+    }
+  }
+  const weights = words.map((w) => Array.from(w).length + 1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  let at = 0;
+  return timed(
+    words.map((text, i) => {
+      const word = { text, ms: (at / total) * (endMs - startMs) };
+      at += weights[i] ?? 0;
+      return word;
+    }),
+  );
 }
 
 /** A pause as whole frames of the format's silence, so the frames after it stay aligned. */

@@ -73,6 +73,28 @@ describe('GET /api/v1/tts-live', () => {
       assert.ok(bytes.byteLength / 8000 > 2, 'the whole reply is spoken');
       assert.ok(voicedShare(decodeMulaw(bytes), 8000) > 0.3, 'audio is speech, not silence');
 
+      const words = client
+        .of('r1', 'words')
+        .flatMap((m) => m.words as { text: string; start_ms: number; end_ms: number }[]);
+      assert.deepEqual(
+        words.map((w) => w.text),
+        REPLY.split(' ').map((w) => w.replace(/[,.?]$/, '')),
+      );
+      for (const [i, w] of words.entries()) {
+        assert.ok(w.start_ms <= w.end_ms && w.end_ms <= (done.seconds as number) * 1000 + 1);
+        if (i > 0)
+          assert.ok(w.start_ms >= (words[i - 1]?.end_ms ?? 0) - 1, 'word times count on across parts');
+      }
+      // Timings describe audio already sent: each word starts within the audio before its message.
+      let sentMs = 0;
+      for (const { message } of client.messages) {
+        if (message.context_id !== 'r1') continue;
+        if (message.type === 'audio')
+          sentMs += (Buffer.from(message.audio as string, 'base64').byteLength / 8000) * 1000;
+        if (message.type === 'words')
+          for (const w of message.words as { start_ms: number }[]) assert.ok(w.start_ms <= sentMs);
+      }
+
       const billing = done.billing as Record<string, unknown>;
       assert.equal(billing.tokens_charged, tokensFor(REPLY.length));
       assert.equal(billing.api_usage, true);
@@ -301,6 +323,54 @@ describe('GET /api/v1/tts-live', () => {
       const ended = await client.ended('slow');
       assert.equal(ended.code, 'request_timeout');
       client.close();
+    });
+
+    it('keeps the ledger whole under concurrency, with contexts cleared and sockets dropped at random points', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 289 });
+      const text = `${REPLY} We open at eight. `;
+      // A fixed sequence, so a failure can be replayed.
+      let seed = 7;
+      const random = () => {
+        seed = (seed * 16807) % 2147483647;
+        return seed / 2147483647;
+      };
+      const sockets = await Promise.all(
+        Array.from({ length: 6 }, () => LiveClient.connect(base, bearer(account.key))),
+      );
+      await Promise.all(
+        sockets.map(async (client, s) => {
+          const ids = [`s${s}a`, `s${s}b`];
+          for (const id of ids)
+            client.send({ type: 'text', context_id: id, text, language: 'en', format: 'mulaw_8k' });
+          const roll = random();
+          await sleep(50 + random() * 900);
+          if (roll < 0.33) {
+            client.socket.terminate();
+            return;
+          }
+          if (roll < 0.66) client.send({ type: 'clear', context_id: ids[0] });
+          for (const id of ids) client.send({ type: 'end', context_id: id });
+          await Promise.all(ids.map((id) => client.ended(id)));
+          client.close();
+        }),
+      );
+      await sleep(1500);
+      const { balance } = await fixture.balanceOf(account.accountId);
+      const ledger = await fixture.ledgerOf(account.accountId);
+      assert.ok(balance >= 0);
+      assert.equal(
+        ledger.reduce((sum, e) => sum + e.tokens, 0),
+        balance,
+      );
+      const byContext = new Map<string, number>();
+      for (const e of ledger.filter((e) => e.requestId?.startsWith('ctx_'))) {
+        const id = e.requestId?.split('.')[0] as string;
+        byContext.set(id, (byContext.get(id) ?? 0) - e.tokens);
+      }
+      for (const [id, paid] of byContext) {
+        assert.ok(paid >= 0 && paid <= tokensFor(text.trim().length), `${id} paid ${paid}`);
+      }
+      assert.ok(byContext.size <= 12);
     });
 
     it('never bills more than one stream request of the same text, and a context dropped before audio costs nothing', async () => {

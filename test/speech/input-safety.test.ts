@@ -34,7 +34,7 @@ async function speak(pool: EnginePool, text: string, voice: Voice, maxSeconds?: 
     target: { kind: 'native' },
   })) {
     if (event.type === 'audio') parts.push(event.bytes);
-    else seconds = event.seconds;
+    else if (event.type === 'end') seconds = event.seconds;
   }
   return { audio: Buffer.concat(parts), seconds };
 }

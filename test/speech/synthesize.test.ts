@@ -46,7 +46,7 @@ describe('synthesize', () => {
     let end: Rendered['end'] | undefined;
     for await (const event of synthesize(pool, { ...plainSpeech(text, voice.language), voice, target })) {
       if (event.type === 'audio') chunks.push(event.bytes);
-      else end = event;
+      else if (event.type === 'end') end = event;
     }
     assert.ok(end, 'the pipeline ends with a summary');
     return { audio: Buffer.concat(chunks), end, chunks };
@@ -225,6 +225,48 @@ describe('synthesize', () => {
     }
   });
 
+  it("times each word: from the engine's word events for espeak-ng voices, estimated for the others", async () => {
+    const timedWords = async (text: string, voice: Voice) => {
+      const words: { text: string; startMs: number; endMs: number }[] = [];
+      let seconds = 0;
+      const speech = {
+        ...plainSpeech(text, voice.language),
+        voice,
+        target: { kind: 'native' } as const,
+        words: true,
+      };
+      for await (const event of synthesize(pool, speech)) {
+        if (event.type === 'words') words.push(...event.words);
+        if (event.type === 'end') seconds = event.seconds;
+      }
+      for (const [i, word] of words.entries()) {
+        assert.ok(word.startMs <= word.endMs, `${word.text} ends after it starts`);
+        if (i > 0) assert.ok(word.startMs >= (words[i - 1]?.startMs ?? 0), 'words in order');
+        assert.ok(word.endMs <= seconds * 1000 + 1, 'within the audio');
+      }
+      return words;
+    };
+    const french = await timedWords(
+      'Bonjour, votre rendez-vous est à 9 heures.',
+      findVoice('fr', 0) as Voice,
+    );
+    assert.deepEqual(
+      french.map((w) => w.text),
+      ['Bonjour', 'votre', 'rendez-vous', 'est', 'à', 'neuf', 'heures'],
+    );
+    assert.ok((french.at(-1)?.startMs ?? 0) > 1000, 'the last word starts late in the sentence');
+    const kinyarwanda = await timedWords('Muraho neza, murakaza neza.', findVoice('rw', 0) as Voice);
+    assert.deepEqual(
+      kinyarwanda.map((w) => w.text),
+      ['Muraho', 'neza', 'murakaza', 'neza'],
+    );
+    const english = await timedWords('Good morning, thank you for calling.', findVoice('en', 0) as Voice);
+    assert.deepEqual(
+      english.map((w) => w.text),
+      ['Good', 'morning', 'thank', 'you', 'for', 'calling'],
+    );
+  });
+
   it('gives no audio and zero seconds for text with nothing to say', async () => {
     const { audio, end } = await render(' ... ', findVoice('en', 0) as Voice);
     assert.equal(audio.byteLength, 0);
@@ -238,7 +280,7 @@ describe('synthesize', () => {
       const document = { segments, spokenCharacters: 1 };
       for await (const event of synthesize(pool, { document, maxSeconds: 60, voice, target })) {
         if (event.type === 'audio') parts.push(event.bytes);
-        else end = event;
+        else if (event.type === 'end') end = event;
       }
       assert.ok(end);
       return { audio: Buffer.concat(parts), end };

@@ -198,11 +198,25 @@ export class LiveContext {
       maxSeconds: part.maxSeconds,
       signal,
       dueAt: Math.max(performance.now(), this.#playedUntil - this.#options.leadMs),
+      words: true,
     });
+    // Word times count from the context's first sample: this part starts after the audio sent so far.
+    const offsetMs = this.#sentMs();
     let billed = false;
     try {
       for await (const event of events) {
         if (generation !== this.#generation) return;
+        if (event.type === 'words') {
+          this.#options.output.send({
+            type: 'words',
+            context_id: this.#options.id,
+            words: event.words.map((w) => ({
+              text: w.text,
+              start_ms: Math.round(offsetMs + w.startMs),
+              end_ms: Math.round(offsetMs + w.endMs),
+            })),
+          });
+        }
         if (event.type !== 'audio') continue;
         if (!billed) {
           await this.#cover(part);
@@ -253,14 +267,18 @@ export class LiveContext {
     }
   }
 
+  /** Milliseconds of audio sent so far. */
+  #sentMs(): number {
+    return (this.#bytesSent / this.#options.settings.format.bytesPerFrame) * FRAME_MS;
+  }
+
   async #done(): Promise<void> {
     const billing = (await this.#options.bill.summary()) ?? null;
     if (this.#finished) return;
-    const { format } = this.#options.settings;
     this.#options.output.send({
       type: 'done',
       context_id: this.#options.id,
-      seconds: Math.round(((this.#bytesSent / format.bytesPerFrame) * FRAME_MS) / 10) / 100,
+      seconds: Math.round(this.#sentMs() / 10) / 100,
       characters: this.#options.bill.characters,
       billing,
     });

@@ -19,7 +19,7 @@ async function speakSample(pool: EnginePool, voice: Voice): Promise<Buffer> {
     target: { kind: 'native' },
   })) {
     if (event.type === 'audio') parts.push(event.bytes);
-    else bytes = event.bytes;
+    else if (event.type === 'end') bytes = event.bytes;
   }
   return Buffer.concat([wavHeader(bytes, voice.sampleRate), ...parts]);
 }

@@ -123,7 +123,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       signal: controller.signal,
     })) {
       if (event.type === 'audio') parts.push(event.bytes);
-      else end = event;
+      else if (event.type === 'end') end = event;
     }
     if (!end) throw new Error('synthesis ended without a summary');
     if (end.bytes === 0) throw nothingToSay();

@@ -22,10 +22,22 @@ export type EngineInput =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'phonemes'; readonly phonemes: string };
 
+/**
+ * A word an engine began to speak: where it is in the input (code points from 0, in the text or
+ * in the phoneme string) and when, in ms from the clause's first sample.
+ */
+export interface EngineWord {
+  readonly start: number;
+  readonly length: number;
+  readonly ms: number;
+}
+
 /** Where an engine sends audio while it synthesises, and how it learns it should stop. */
 export interface ChunkSink {
   /** Mono 16-bit PCM at the engine's sample rate for this voice. The engine must not reuse the array. */
   push(samples: Int16Array): void;
+  /** Each word as the engine starts it, for engines that report words (espeak-ng does). */
+  word?(word: EngineWord): void;
   /** Read between chunks: true once the request was cancelled. */
   cancelled(): boolean;
 }

@@ -1,4 +1,4 @@
-import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import type { ESpeakEvent, ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { ipaToEspeak } from '../text/ipa.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
 
@@ -108,8 +108,17 @@ class EspeakEngine implements SpeechEngine {
     if (input.kind === 'phonemes' && !PHONEME_INPUT.test(input.phonemes))
       throw new Error('phoneme input outside the espeak-ng notation Ijwi writes');
     this.#select(asEspeakVoice(voice), rate);
-    const onChunk = (samples: Int16Array) => {
+    const onChunk = (samples: Int16Array, events: readonly ESpeakEvent[]) => {
       if (sink.cancelled()) return true;
+      for (const event of events) {
+        // espeak-ng counts text positions from 1, in characters.
+        if (event.type === 'word')
+          sink.word?.({
+            start: event.text_position - 1,
+            length: event.word_length,
+            ms: event.audio_position,
+          });
+      }
       if (samples.length > 0) sink.push(samples);
       return sink.cancelled();
     };
