@@ -8,6 +8,7 @@ import {
   startAndHangUp,
   streamCall,
 } from './http-client.ts';
+import { type LiveHttp, liveCall, liveResults } from './live.ts';
 import {
   type BurstHttp,
   type FileHttp,
@@ -154,6 +155,27 @@ class Load {
     return steps;
   }
 
+  /** Live sockets streaming replies word by word, `sockets` at once, per size of the settings. */
+  async live(): Promise<LiveHttp[]> {
+    const results: LiveHttp[] = [];
+    for (const sockets of this.#plan.settings.liveSockets) {
+      tell({ type: 'phase', name: `live ${sockets}` });
+      const calls = [];
+      // One socket alone gives few samples per round: it gets more rounds.
+      const repeats = this.#plan.settings.burstRepeats * (sockets === 1 ? 4 : 1);
+      for (let r = 0; r < repeats; r++) {
+        const turns = Array.from(
+          { length: sockets },
+          (_, i) => this.#turns[(r * sockets + i) % this.#turns.length],
+        );
+        calls.push(...(await Promise.all(turns.map((turn) => liveCall(this.target(), turn as Turn)))));
+        await sleep(SETTLE_MS);
+      }
+      results.push(liveResults(sockets, repeats, calls));
+    }
+    return results;
+  }
+
   async hangUp(): Promise<HangUpHttp> {
     const turns = await loadTurns();
     const long = longText(turns, 'en', LONG_STREAM_CHARACTERS);
@@ -189,13 +211,14 @@ async function run(plan: LoadPlan): Promise<HttpResults> {
   const sustained = await load.sustained(sustainedRates, turns, 'sustained');
   const english = turns.filter((turn) => turn.language === 'en');
   const sustainedEnglish = await load.sustained(englishSustainedRates, english, 'sustained en');
+  const live = await load.live();
   tell({ type: 'phase', name: 'hang-up' });
   const hangUp = await load.hangUp();
   // Last: a 10,000-character file holds its audio twice over in memory (about 70 MB), which
   // the process keeps as its own afterwards; the peaks of the call scenarios come before it.
   tell({ type: 'phase', name: 'file' });
   const files = await load.files();
-  return { sequential, bursts, files, sustained, sustainedEnglish, hangUp };
+  return { sequential, bursts, files, sustained, sustainedEnglish, hangUp, live };
 }
 
 process.once('message', (plan: LoadPlan) => {

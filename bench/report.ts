@@ -1,6 +1,7 @@
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
+import { WORDS_PER_SECOND } from './live.ts';
 import type { PhaseUsage } from './monitor.ts';
 import type { HttpResults, SustainedStep } from './results.ts';
 import { type BenchSettings, targets } from './settings.ts';
@@ -288,6 +289,41 @@ export function printReport(report: BenchReport): void {
     ],
   );
 
+  console.log(
+    `\nLive WebSocket: replies fed word by word at ${WORDS_PER_SECOND} words/s; from the piece that completes the first clause to its first audio, ms`,
+  );
+  printTable(
+    [
+      'sockets',
+      'calls',
+      'errors',
+      'p50',
+      'p95',
+      'server p50',
+      'p95',
+      'engine p50',
+      'p95',
+      'ratio p50',
+      'ratio p95',
+    ],
+    http.live.map((l) => {
+      const base = liveBaseline(engine, l.sockets);
+      return [
+        String(l.sockets),
+        String(l.calls),
+        String(l.errors),
+        fixed(l.clauseToAudio.p50),
+        fixed(l.clauseToAudio.p95),
+        fixed(l.serverTtfa.p50),
+        fixed(l.serverTtfa.p95),
+        fixed(base?.p50),
+        fixed(base?.p95),
+        ratio(l.clauseToAudio.p50, base?.p50),
+        ratio(l.clauseToAudio.p95, base?.p95),
+      ];
+    }),
+  );
+
   console.log('\nService resources by phase: resident memory, CPU in cores (1 = one core busy)');
   printTable(
     ['phase', 'seconds', 'peak MB', 'service CPU', 'main thread', 'load generator'],
@@ -309,6 +345,22 @@ export function printReport(report: BenchReport): void {
     ['target', 'goal', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, fixed(t.measured, 2), t.met ? 'yes' : 'NO']),
   );
+}
+
+/**
+ * The raw engine's first audio for as many first clauses at once as there are live sockets: one
+ * at a time (every language pooled) for one socket, the burst of the same size otherwise.
+ */
+export function liveBaseline(engine: EngineResults, sockets: number): Percentiles | undefined {
+  if (sockets > 1) return engine.bursts.find((b) => b.size === sockets)?.firstAudio;
+  const p50s = engine.sequential.map((s) => s.firstAudio.p50).sort((a, b) => a - b);
+  return {
+    n: engine.sequential.reduce((n, s) => n + s.firstAudio.n, 0),
+    p50: p50s[Math.floor(p50s.length / 2)] ?? Number.NaN,
+    p95: Math.max(...engine.sequential.map((s) => s.firstAudio.p95)),
+    p99: Math.max(...engine.sequential.map((s) => s.firstAudio.p99)),
+    max: Math.max(...engine.sequential.map((s) => s.firstAudio.max)),
+  };
 }
 
 /** Burst columns of the per-engine table: HTTP, engine and their ratio, for each burst size. */

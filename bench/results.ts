@@ -1,6 +1,7 @@
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import type { StreamCall } from './http-client.ts';
+import type { LiveHttp } from './live.ts';
 import type { BenchSettings } from './settings.ts';
 import { type Percentiles, percentile, percentiles } from './stats.ts';
 import { benchEngines, engineOf } from './turns.ts';
@@ -117,6 +118,8 @@ export interface HttpResults {
   /** The same ladder with English turns only: what the Flite voices sustain. */
   readonly sustainedEnglish: readonly SustainedStep[];
   readonly hangUp: HangUpHttp;
+  /** Live WebSocket replies fed word by word, per number of sockets at once. */
+  readonly live: readonly LiveHttp[];
 }
 
 /** The plan the bench hands its load generator. */

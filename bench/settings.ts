@@ -17,10 +17,12 @@ export interface BenchSettings {
   readonly fileRepeats: number;
   /** Rounds of "drop long streams, then call": how fast a hang-up frees the workers. */
   readonly hangUpRepeats: number;
+  /** Live sockets at once, each streaming one reply word by word. */
+  readonly liveSockets: readonly number[];
 }
 
 export function benchSettings(quick: boolean): BenchSettings {
-  const common = { burstSizes: [16, 64, 128, 256], fileCharacters: 10_000 };
+  const common = { burstSizes: [16, 64, 128, 256], fileCharacters: 10_000, liveSockets: [1, 64] };
   if (quick) {
     return {
       ...common,

@@ -20,7 +20,13 @@ import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
-import { defaultLiveTimings, type LiveTimings, liveRoutes } from './routes/live.ts';
+import {
+  defaultLiveTimings,
+  LiveSockets,
+  type LiveTimings,
+  liveRoutes,
+  registerWebSockets,
+} from './routes/live.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
@@ -205,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(retiredRoutes);
   await app.register(openApiRoutes);
   if (deps.tts) {
+    await registerWebSockets(app);
     await app.register(ttsRoutes, {
       ...deps.tts,
       files: deps.files,
@@ -212,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streamMaxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
     });
-    await app.register(liveRoutes, {
+    const liveSockets = new LiveSockets({
       ...deps.tts,
       limits: {
         ...defaultLiveTimings,
@@ -221,6 +228,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         requestsPerMinute: deps.limits.requestsPerMinute,
         charsPerToken: deps.tts.charsPerToken,
       },
+    });
+    await app.register(liveRoutes, {
+      sockets: liveSockets,
+      accounts: deps.tts.accounts,
+      publicBaseUrl: deps.tts.publicBaseUrl,
     });
     if (deps.web) {
       await app.register(webPlugin, {
@@ -231,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         publicBaseUrl: deps.tts.publicBaseUrl,
         requestsPerMinute: deps.limits.requestsPerMinute,
         studioMaxChars: deps.limits.streamMaxChars,
+        liveSockets,
       });
     }
   }

@@ -107,7 +107,8 @@ export function fromOwnPage(request: FastifyRequest, policy: CookiePolicy): bool
   return site === undefined || site === 'same-origin';
 }
 
-function sameToken(presented: string, expected: string): boolean {
+/** Compares two secrets in constant time. */
+export function sameToken(presented: string, expected: string): boolean {
   const a = Buffer.from(presented, 'utf8');
   const b = Buffer.from(expected, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);

@@ -13,6 +13,7 @@ import { sendPage } from './page-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import type { LiveSockets } from './routes/live.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { studioRoutes } from './routes/studio.ts';
@@ -39,6 +40,8 @@ export interface WebOptions extends WebServices {
   readonly requestsPerMinute: number;
   /** The studio streams, so it takes what the streaming API takes. */
   readonly studioMaxChars: number;
+  /** The live connections of this instance, which the studio's live mode joins. */
+  readonly liveSockets: LiveSockets;
 }
 
 /** What every web route file receives: the options and the cookie policy derived from them. */

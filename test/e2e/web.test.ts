@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { unusedPort } from '../helpers/ports.ts';
@@ -203,6 +204,33 @@ describe('the website in a browser', {
     assert.deepEqual(await balance(), before, 'studio Kinyarwanda is free');
     assert.equal((await page.locator('#free-uses').textContent())?.trim(), '4 of 5 left');
     await shot('studio');
+  });
+
+  it('speaks in live mode as text is typed or pasted, and Stop cuts it off with nothing after', async () => {
+    const live = page.locator('#live');
+    const frames = async () => Number(await live.getAttribute('data-frames'));
+    const until = async (test: () => Promise<boolean>) => {
+      for (let i = 0; i < 400 && !(await test()); i++) await sleep(50);
+      assert.ok(await test(), 'timed out');
+    };
+    const before = await balance();
+    await page.getByLabel('Language').selectOption('rw');
+    await page.getByRole('button', { name: 'Start live' }).click();
+    await page.waitForSelector('#live[data-state="open"]');
+    const typed = 'Muraho neza, murakaza neza kuri Ijwi. ';
+    await page.getByLabel('Live text').pressSequentially(typed, { delay: 15 });
+    await until(async () => (await frames()) > 10);
+    // A pasted reply goes out word by word; Stop while it is being spoken.
+    await page.getByLabel('Live text').fill(`${typed}${LONG_RW.slice(0, 600)}`);
+    const spoken = await frames();
+    await until(async () => (await frames()) > spoken + 20);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.waitForSelector('#live[data-state="cleared"]');
+    const atClear = await frames();
+    await sleep(1500);
+    assert.equal(await frames(), atClear, 'no audio after the clear');
+    await shot('studio-live');
+    assert.deepEqual(await balance(), before, 'studio Kinyarwanda is free live too');
   });
 
   it('speaks English in the studio and the trial count goes down', async () => {

@@ -1,5 +1,6 @@
 import websocket from '@fastify/websocket';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
 import {
@@ -14,12 +15,6 @@ export const LIVE_MAX_MESSAGE_BYTES = 64 * 1024;
 /** Live connections one API key may hold open on one instance of the service. */
 export const LIVE_MAX_CONNECTIONS_PER_KEY = 10;
 
-export interface LiveOptions extends Omit<LiveServices, 'limits'> {
-  readonly limits: LiveLimits;
-  /** The service's own address: a browser page from there may connect. */
-  readonly publicBaseUrl: string;
-}
-
 /** The live endpoint's timings and buffer, apart from the request limits it shares with the stream. */
 export type LiveTimings = Pick<LiveLimits, 'idleMs' | 'authMs' | 'leadMs' | 'highWaterBytes' | 'stallMs'>;
 
@@ -32,6 +27,75 @@ export const defaultLiveTimings: LiveTimings = {
   stallMs: 20_000,
 };
 
+/** Registers WebSocket support for the whole app: every live route upgrades through it. */
+export async function registerWebSockets(app: FastifyInstance): Promise<void> {
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
+}
+
+/**
+ * The live connections of this instance: serves each upgraded socket with the services, and
+ * counts the sockets of each bucket (an API key, or a studio account) to bound them.
+ */
+export class LiveSockets {
+  readonly #services: LiveServices;
+  readonly #open = new Map<string, number>();
+
+  constructor(services: LiveServices) {
+    this.#services = services;
+  }
+
+  /** Whether `bucket` already holds as many sockets as it may. */
+  full(bucket: string): boolean {
+    return (this.#open.get(bucket) ?? 0) >= LIVE_MAX_CONNECTIONS_PER_KEY;
+  }
+
+  /** Serves `socket`; `caller` when the upgrade authenticated, else the first message must. */
+  serve(socket: WebSocket, log: FastifyBaseLogger, caller: LiveCaller | undefined): void {
+    let admitted: string | undefined;
+    socket.on('close', () => {
+      if (admitted === undefined) return;
+      const open = (this.#open.get(admitted) ?? 1) - 1;
+      if (open > 0) this.#open.set(admitted, open);
+      else this.#open.delete(admitted);
+    });
+    new LiveConnection(socket, this.#services, {
+      ...(caller ? { caller } : {}),
+      log,
+      onAuthenticated: (who) => {
+        if (this.full(who.keyId)) return false;
+        this.#open.set(who.keyId, (this.#open.get(who.keyId) ?? 0) + 1);
+        admitted = who.keyId;
+        return true;
+      },
+    });
+  }
+}
+
+/** The 429 for a bucket that holds all the live sockets it may. */
+export const tooManySockets = () =>
+  new ApiError(
+    'rate_limited',
+    `at most ${LIVE_MAX_CONNECTIONS_PER_KEY} live connections per API key at once`,
+    {
+      headers: { 'Retry-After': '5' },
+    },
+  );
+
+/** Whether a browser page at `origin` may open a live socket: this service's own pages only. */
+export function ownOrigin(request: FastifyRequest, publicBaseUrl: string): boolean {
+  const origin = request.headers.origin;
+  return (
+    origin === undefined || origin === new URL(publicBaseUrl).origin || sameHost(origin, request.headers.host)
+  );
+}
+
+export interface LiveOptions {
+  readonly sockets: LiveSockets;
+  readonly accounts: LiveServices['accounts'];
+  /** The service's own address: a browser page from there may connect. */
+  readonly publicBaseUrl: string;
+}
+
 /**
  * GET /api/v1/tts-live: the live WebSocket (api-v1.md, "Live streaming over WebSocket"). The
  * upgrade is refused with the API's JSON errors before any WebSocket exists: a page of another
@@ -40,21 +104,6 @@ export const defaultLiveTimings: LiveTimings = {
  * message must carry one.
  */
 export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) => {
-  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
-  const connections = new Map<string, number>();
-  const admit = (caller: LiveCaller): boolean => {
-    const open = connections.get(caller.keyId) ?? 0;
-    if (open >= LIVE_MAX_CONNECTIONS_PER_KEY) return false;
-    connections.set(caller.keyId, open + 1);
-    return true;
-  };
-  const release = (caller: LiveCaller) => {
-    const open = (connections.get(caller.keyId) ?? 1) - 1;
-    if (open > 0) connections.set(caller.keyId, open);
-    else connections.delete(caller.keyId);
-  };
-  const ownOrigin = new URL(options.publicBaseUrl).origin;
-
   const headerCaller = async (request: FastifyRequest): Promise<LiveCaller | undefined> => {
     const { authorization } = request.headers;
     if (authorization === undefined && request.headers['x-voice-api-key'] === undefined) return undefined;
@@ -67,44 +116,22 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
     return { accountId: auth.accountId, keyId: auth.keyId, studio: false };
   };
 
-  app.route<{ Querystring: unknown }>({
+  app.route({
     method: 'GET',
     url: '/api/v1/tts-live',
     schema: { hide: true },
     preValidation: async (request) => {
       if (!request.ws) return;
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== ownOrigin && !sameHost(origin, request.headers.host)) {
+      if (!ownOrigin(request, options.publicBaseUrl))
         throw new ApiError('forbidden', 'this origin may not open live connections', { param: 'Origin' });
-      }
       const caller = await headerCaller(request);
-      if (caller !== undefined && (connections.get(caller.keyId) ?? 0) >= LIVE_MAX_CONNECTIONS_PER_KEY) {
-        throw new ApiError(
-          'rate_limited',
-          `at most ${LIVE_MAX_CONNECTIONS_PER_KEY} live connections per API key at once`,
-          { headers: { 'Retry-After': '5' } },
-        );
-      }
+      if (caller !== undefined && options.sockets.full(caller.keyId)) throw tooManySockets();
       request.liveCaller = caller;
     },
     handler: async () => {
       throw new ApiError('invalid_request', 'this endpoint speaks WebSocket: send an upgrade request');
     },
-    wsHandler: (socket, request) => {
-      let admitted: LiveCaller | undefined;
-      socket.on('close', () => {
-        if (admitted) release(admitted);
-      });
-      new LiveConnection(socket, options, {
-        ...(request.liveCaller ? { caller: request.liveCaller } : {}),
-        log: request.log,
-        onAuthenticated: (caller) => {
-          if (!admit(caller)) return false;
-          admitted = caller;
-          return true;
-        },
-      });
-    },
+    wsHandler: (socket, request) => options.sockets.serve(socket, request.log, request.liveCaller),
   });
 };
 

@@ -7,7 +7,8 @@ import { sendPage } from '../page-headers.ts';
 import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
 import { parseTtsRequest } from '../tts-request.ts';
 import type { WebContext } from '../web.ts';
-import { sessionOrSignIn } from '../web-session.ts';
+import { fromOwnPage, sameToken, sessionOrSignIn } from '../web-session.ts';
+import { tooManySockets } from './live.ts';
 
 const notSignedIn = () =>
   new ApiError('not_signed_in', 'sign in to use the studio; your session may have ended');
@@ -43,6 +44,35 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         secondsPerCharacter: MAX_SECONDS_PER_CHARACTER,
       }),
     );
+  });
+
+  // The studio's live mode: the live WebSocket, signed in by the session cookie, from the studio
+  // page only (its origin, and the session's anti-forgery token in the URL, since a browser sets
+  // no headers on a WebSocket), billed and limited as the studio's other requests are.
+  app.route({
+    method: 'GET',
+    url: '/studio/live',
+    schema: { hide: true },
+    preValidation: async (request) => {
+      if (!request.ws) return;
+      const session = signedIn(request);
+      const { csrf } = request.query as { csrf?: unknown };
+      const token = typeof csrf === 'string' ? csrf : '';
+      if (!fromOwnPage(request, context.cookies) || !sameToken(token, session.csrfToken))
+        throw new ApiError('forbidden', 'this connection did not come from the studio page; reload it');
+      if (context.liveSockets.full(`account:${session.user.accountId}`)) throw tooManySockets();
+    },
+    handler: async () => {
+      throw new ApiError('invalid_request', 'the studio live mode speaks WebSocket');
+    },
+    wsHandler: (socket, request) => {
+      const { accountId } = signedIn(request).user;
+      context.liveSockets.serve(socket, request.log, {
+        accountId,
+        keyId: `account:${accountId}`,
+        studio: true,
+      });
+    },
   });
 
   app.post('/studio/tts', async (request, reply) => {

@@ -90,6 +90,19 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
         </div>
       </div>
     </form>
+    <section id="live" class="card live" aria-labelledby="live-title" data-state="idle" data-frames="0">
+      <h2 id="live-title">Live mode</h2>
+      <p class="muted">What a voice agent does: text goes to the live WebSocket as you type or paste it, each sentence is spoken as soon as you finish it, and Stop cuts it off as a caller would. It uses the language and voice above.</p>
+      <div class="field">
+        <label for="live-text">Live text</label>
+        <textarea id="live-text" rows="4" maxlength="${options.maxChars}" disabled></textarea>
+      </div>
+      <div class="live-actions">
+        <button type="button" class="btn btn-primary" id="live-start">Start live</button>
+        <button type="button" class="btn btn-secondary" id="live-stop" disabled>Stop</button>
+      </div>
+      <p class="status" id="live-status" role="status" aria-live="polite">Live mode is off.</p>
+    </section>
     <p class="muted small studio-note">English and French use your free generations first, then tokens (1 per started ${options.charsPerToken} characters, ${usd(1)} each).
       Studio requests count towards your account’s limit of ${options.requestsPerMinute} per minute.</p>
   </div>
@@ -100,6 +113,6 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
     viewer: options.viewer,
     section: 'studio',
     main,
-    scripts: ['studio.js'],
+    scripts: ['studio.js', 'studio-live.js'],
   });
 }
