@@ -73,6 +73,31 @@ const openApiDocument = z.looseObject({
 type OpenApiDocument = z.infer<typeof openApiDocument>;
 type Operation = z.infer<typeof operation>;
 
+// The live protocol in brief (api-v1.md, "Live streaming over WebSocket"; the README has it whole).
+const LIVE_CLIENT_MESSAGES: readonly (readonly [string, string])[] = [
+  [
+    '{"type":"text","context_id":"t1","text":"Hello, ","language":"en","format":"mulaw_8k"}',
+    'adds text; the first opens the context with its voice and format',
+  ],
+  ['{"type":"flush","context_id":"t1"}', 'speak what waits now, clause complete or not'],
+  ['{"type":"end","context_id":"t1"}', 'no more text: speak the rest, then done'],
+  ['{"type":"clear","context_id":"t1"}', 'the caller interrupted: drop every frame not yet sent'],
+  ['{"type":"close"}', 'end every context, then close'],
+];
+const LIVE_SERVER_MESSAGES: readonly (readonly [string, string])[] = [
+  [
+    '{"type":"audio","context_id":"t1","seq":0,"audio":"…","ttfa_ms":12}',
+    'whole 20 ms frames, base64, in order',
+  ],
+  ['{"type":"words","context_id":"t1","words":[…]}', 'timings of words already sent'],
+  [
+    '{"type":"done","context_id":"t1","seconds":2.31,"billing":{…}}',
+    'the reply is finished, and what it cost',
+  ],
+  ['{"type":"cleared","context_id":"t1"}', 'nothing of the dropped text follows'],
+  ['{"type":"error","context_id":"t1","code":"…","message":"…"}', 'this context ended; the others go on'],
+];
+
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'] as const;
 // The endpoints people come for first; everything else follows in the document's order.
 const FIRST = ['/api/v1/tts.php', '/api/v1/tts-stream.php'];
@@ -220,6 +245,7 @@ export function docsPage(options: {
         <li><a href="#quick-start">Quick start</a></li>
         <li><a href="#authentication">Authentication</a></li>
         <li><a href="#billing">Prices and limits</a></li>
+        <li><a href="#live">Live WebSocket</a></li>
         <li><a href="#reference">Reference</a></li>
       </ul>
     </nav>
@@ -247,6 +273,27 @@ export function docsPage(options: {
           the free generations and the limits. Not enough tokens gets <code>402</code> with <code>balance</code>,
           <code>tokens_needed</code> and <code>minimum_top_up</code> in the error; too many requests get <code>429</code>
           with <code>Retry-After</code>.</p>
+      </section>
+      <section id="live" class="stack">
+        <h2>Live WebSocket</h2>
+        <p>For voice agents whose reply comes from a language model word by word: connect to
+          <code>${options.publicBaseUrl.replace(/^http/, 'ws')}/api/v1/tts-live</code> with your key in the headers (or send
+          <code>{"type": "auth", "api_key": "…"}</code> first), send text as it is produced, and get audio as soon as a
+          clause is complete. Every message is JSON; a connection carries up to 5 contexts, one spoken reply each.</p>
+        <div class="table-wrap"><table class="table table-stack">
+          <thead><tr><th scope="col">You send</th><th scope="col">Meaning</th></tr></thead>
+          <tbody>
+            ${LIVE_CLIENT_MESSAGES.map(([message, meaning]) => html`<tr><td data-label="You send"><code>${message}</code></td><td data-label="Meaning">${meaning}</td></tr>`)}
+          </tbody>
+        </table></div>
+        <div class="table-wrap"><table class="table table-stack">
+          <thead><tr><th scope="col">You receive</th><th scope="col">Meaning</th></tr></thead>
+          <tbody>
+            ${LIVE_SERVER_MESSAGES.map(([message, meaning]) => html`<tr><td data-label="You receive"><code>${message}</code></td><td data-label="Meaning">${meaning}</td></tr>`)}
+          </tbody>
+        </table></div>
+        <p>A context is billed as one stream request of all the text it spoke, never more, and counts as one request
+          of the rate limit. The README has the full rules and clients in Node and Python.</p>
       </section>
       <section id="reference" class="stack">
         <h2>Reference</h2>
