@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
+import { LexiconService } from './accounts/lexicons.ts';
 import { SessionService } from './accounts/sessions.ts';
 import { UserService } from './accounts/users.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   let pool: EnginePool | undefined;
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const lexicons = new LexiconService(db.lexicons);
   const { users, sessions } = webRepositories(db.kysely);
   const app = await buildApp({
     version: readVersion(),
@@ -84,12 +86,14 @@ async function main(): Promise<void> {
       charsPerToken: config.charsPerToken,
       rateLimit,
       publicBaseUrl: config.publicBaseUrl,
+      lexicons,
     },
     web: {
       users: new UserService({ users }),
       sessions: new SessionService({ sessions }),
       accounts,
       billing,
+      lexicons,
     },
     logger: { level: config.logLevel },
   });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP } from '../accounts/billing.ts';
+import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
@@ -14,6 +15,9 @@ commands:
   topup --account ACCOUNT_ID --tokens N           at least ${MINIMUM_TOP_UP} tokens
   balance --account ACCOUNT_ID
   ledger --account ACCOUNT_ID [--limit N]         newest first, 50 by default
+  lexicon list --account ACCOUNT_ID
+  lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
+  lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
 
 options:
   --db PATH    an SQLite database file; default: the service's database, that is
@@ -35,7 +39,10 @@ type Action =
   | { command: 'key revoke'; keyId: string }
   | { command: 'topup'; accountId: string; tokens: number }
   | { command: 'balance'; accountId: string }
-  | { command: 'ledger'; accountId: string; limit: number };
+  | { command: 'ledger'; accountId: string; limit: number }
+  | { command: 'lexicon list'; accountId: string }
+  | { command: 'lexicon add'; accountId: string; input: LexiconInput }
+  | { command: 'lexicon remove'; accountId: string; entryId: string };
 
 type Values = ReturnType<typeof parse>['values'];
 
@@ -51,12 +58,20 @@ function parse(argv: string[]) {
       key: { type: 'string' },
       tokens: { type: 'string' },
       limit: { type: 'string' },
+      language: { type: 'string' },
+      phrase: { type: 'string' },
+      respelling: { type: 'string' },
+      ipa: { type: 'string' },
+      entry: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
 }
 
-function required(values: Values, option: 'name' | 'account' | 'key' | 'tokens'): string {
+function required(
+  values: Values,
+  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry',
+): string {
   const value = values[option]?.trim();
   if (!value) throw new UsageError(`give --${option}`);
   return value;
@@ -75,6 +90,7 @@ function toAction(command: string, values: Values): Action {
       return { command, accountId: required(values, 'account'), name: values.name ?? null };
     case 'key list':
     case 'balance':
+    case 'lexicon list':
       return { command, accountId: required(values, 'account') };
     case 'key revoke':
       return { command, keyId: required(values, 'key') };
@@ -90,6 +106,19 @@ function toAction(command: string, values: Values): Action {
         accountId: required(values, 'account'),
         limit: values.limit === undefined ? 50 : wholeNumber(values.limit, 'limit'),
       };
+    case 'lexicon add': {
+      if ((values.respelling === undefined) === (values.ipa === undefined))
+        throw new UsageError('give one of --respelling or --ipa');
+      const input: LexiconInput = {
+        language: required(values, 'language'),
+        phrase: required(values, 'phrase'),
+        kind: values.ipa === undefined ? 'respelling' : 'ipa',
+        says: values.ipa ?? values.respelling ?? '',
+      };
+      return { command, accountId: required(values, 'account'), input };
+    }
+    case 'lexicon remove':
+      return { command, accountId: required(values, 'account'), entryId: required(values, 'entry') };
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'give a command');
   }
@@ -124,6 +153,7 @@ function keyRow(k: ApiKeyView): string[] {
 async function run(action: Action, db: Database): Promise<string> {
   const accounts = new AccountService(db);
   const billing = new BillingService(db);
+  const lexicons = new LexiconService(db.lexicons);
   switch (action.command) {
     case 'account create': {
       const result = await accounts.createAccount({ name: action.name, email: action.email });
@@ -178,6 +208,24 @@ async function run(action: Action, db: Database): Promise<string> {
       if (!result.ok) throw new Refused(`no account ${action.accountId}`);
       return `balance: ${result.balance}\nfree generations left: ${result.freeUsesRemaining}`;
     }
+    case 'lexicon list': {
+      const entries = await lexicons.list(action.accountId);
+      if (entries.length === 0) return `no lexicon entries for ${action.accountId}`;
+      return table(
+        ['entry', 'language', 'phrase', 'kind', 'says'],
+        entries.map((e) => [e.id, e.language, e.phrase, e.kind, e.says]),
+      );
+    }
+    case 'lexicon add': {
+      const result = await lexicons.add(action.accountId, action.input);
+      if (!result.ok) throw new Refused(lexiconRefusal(result, action.accountId));
+      return `added "${action.input.phrase}" (${action.input.language})`;
+    }
+    case 'lexicon remove': {
+      const result = await lexicons.remove(action.accountId, action.entryId);
+      if (!result.ok) throw new Refused(lexiconRefusal(result, action.accountId));
+      return `removed ${action.entryId}`;
+    }
     case 'ledger': {
       const result = await billing.listLedger(action.accountId, { limit: action.limit });
       if (!result.ok) throw new Refused(`no account ${action.accountId}`);
@@ -197,6 +245,13 @@ async function run(action: Action, db: Database): Promise<string> {
       );
     }
   }
+}
+
+function lexiconRefusal(result: Exclude<LexiconResult, { ok: true }>, accountId: string): string {
+  if (result.code === 'invalid_entry')
+    return `--${result.field === 'says' ? 'respelling/--ipa' : result.field}: ${result.message}`;
+  if (result.code === 'not_found') return `no such entry, or no account ${accountId}`;
+  return result.message;
 }
 
 async function main(): Promise<number> {

@@ -1,15 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { LexiconService } from '../accounts/lexicons.ts';
+import { loadConfig } from '../config.ts';
 import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import type { SpeechDocument } from '../speech/document.ts';
 import { engines } from '../speech/engines/registry.ts';
 import { readInputText } from '../speech/input-text.ts';
+import { withPronunciations } from '../speech/lexicon.ts';
 import { EnginePool } from '../speech/pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
 import { frontEndFor } from '../speech/text/front-end.ts';
 import { findVoice, type Voice, voices } from '../speech/voices.ts';
+import { openDatabase } from '../store/db/database.ts';
 import { codePointCount } from '../unicode.ts';
 
 const usage = `usage: npm run say -- [options] "text to speak"
@@ -22,6 +27,8 @@ const usage = `usage: npm run say -- [options] "text to speak"
   --raw            write the bare audio bytes, as the streaming API sends them
   --ssml           read the text as an SSML <speak> document, as the API's
                    "text_type": "ssml" does
+  --account        ACCOUNT_ID: say it with that account's pronunciation lexicon, read
+                   from the service's database (DATABASE_URL, else DATA_DIR/ijwi.sqlite)
   --show           normalized: print the text as it will be spoken
                    phonemes: print the phonemes of each chunk
                    engine: list every voice with the engine that speaks it
@@ -44,6 +51,7 @@ function parseCommandLine(argv: string[]) {
       raw: { type: 'boolean', default: false },
       ssml: { type: 'boolean', default: false },
       show: { type: 'string' },
+      account: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -73,7 +81,17 @@ function parseCommandLine(argv: string[]) {
     document: read.document,
     maxSeconds: audioBoundSeconds(voice.language, codePointCount(text), textType),
   };
-  return { text, speech, voice, format, out: values.out, raw: values.raw, show: values.show };
+  return {
+    text,
+    speech,
+    textType,
+    voice,
+    format,
+    out: values.out,
+    raw: values.raw,
+    show: values.show,
+    account: values.account,
+  } as const;
 }
 
 /** Every voice of the catalogue with the engine that speaks it. */
@@ -86,9 +104,23 @@ function showEngines(): void {
   }
 }
 
-async function show(what: 'normalized' | 'phonemes', text: string, voice: Voice): Promise<void> {
+/** The document as it will be spoken: text normalised, words as given, IPA between slashes. */
+function spokenText(document: SpeechDocument, voice: Voice): string {
   const frontEnd = frontEndFor(voice.language);
-  const normalized = frontEnd.normalize(text);
+  return document.segments
+    .map((s) => {
+      if (s.kind === 'text') return frontEnd.normalize(s.text);
+      if (s.kind === 'words') return frontEnd.readable(s.text);
+      return s.kind === 'phonemes' ? ` /${s.ipa}/ ` : ' ';
+    })
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+async function show(what: 'normalized' | 'phonemes', document: SpeechDocument, voice: Voice): Promise<void> {
+  const frontEnd = frontEndFor(voice.language);
+  const normalized = spokenText(document, voice);
   if (what === 'normalized') {
     process.stdout.write(`${normalized}\n`);
     return;
@@ -148,10 +180,39 @@ async function main(): Promise<void> {
     process.exitCode = error.message ? 2 : 0;
     return;
   }
-  if (args.show === 'engine') showEngines();
-  else if (args.show === 'normalized' || args.show === 'phonemes')
-    await show(args.show, args.text, args.voice);
-  else if (args.out) await speak(args.speech, args.voice, args.format, args.out, args.raw);
+  if (args.show === 'engine') {
+    showEngines();
+    return;
+  }
+  let speech = args.speech;
+  if (args.account !== undefined) {
+    try {
+      speech = await withAccountLexicon(args.account, args);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+  }
+  if (args.show === 'normalized' || args.show === 'phonemes')
+    await show(args.show, speech.document, args.voice);
+  else if (args.out) await speak(speech, args.voice, args.format, args.out, args.raw);
+}
+
+/** The speech with the account's lexicon applied, read from the service's own database. */
+async function withAccountLexicon(
+  accountId: string,
+  args: Pick<Extract<ReturnType<typeof parseCommandLine>, { text: string }>, 'speech' | 'voice' | 'textType'>,
+): Promise<Pick<SynthesisRequest, 'document' | 'maxSeconds'>> {
+  const db = await openDatabase(loadConfig().database);
+  try {
+    if ((await db.accounts.find(accountId)) === undefined) throw new UsageError(`no account ${accountId}`);
+    const lexicon = await new LexiconService(db.lexicons).lexiconFor(accountId, args.voice.language);
+    return withPronunciations(args.speech, lexicon, args.voice.language, args.textType);
+  } finally {
+    await db.close();
+  }
 }
 
 await main();

@@ -53,7 +53,7 @@ export interface AppDeps {
   /** The TTS endpoints' services; the app serves only the public pages without them. */
   readonly tts?: Pick<
     TtsOptions,
-    'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl'
+    'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl' | 'lexicons'
   >;
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
   readonly liveTimings?: Partial<LiveTimings>;

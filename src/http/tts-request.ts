@@ -2,6 +2,7 @@ import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../spee
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
 import type { SpeechDocument } from '../speech/document.ts';
 import { readInputText, type TextType, textTypes } from '../speech/input-text.ts';
+import { type Lexicon, withPronunciations } from '../speech/lexicon.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
 import { codePointCount } from '../unicode.ts';
@@ -205,13 +206,24 @@ export interface SpeechPart {
  * characters, SSML), or the 400 that says what is wrong with it; undefined when it has nothing
  * to speak.
  */
-export function speechPart(text: string, settings: StreamSettings): SpeechPart | undefined {
+export function speechPart(
+  text: string,
+  settings: StreamSettings,
+  lexicon?: Lexicon,
+): SpeechPart | undefined {
   const trimmed = text.trim();
   if (!SPEAKABLE.test(trimmed) && settings.textType === 'text') return undefined;
   const characters = codePointCount(trimmed);
-  return {
+  const part = {
     document: documentOf(text, settings.textType, settings.voice),
     characters,
     maxSeconds: audioBoundSeconds(settings.voice.language, characters, settings.textType),
   };
+  if (!lexicon) return part;
+  return { ...part, ...withPronunciations(part, lexicon, settings.voice.language, settings.textType) };
+}
+
+/** A request with the account's lexicon applied (see `withPronunciations`). */
+export function withLexicon<T extends TtsRequest>(request: T, lexicon: Lexicon): T {
+  return { ...request, ...withPronunciations(request, lexicon, request.voice.language, request.textType) };
 }

@@ -3,6 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccountService } from '../accounts/accounts.ts';
 import type { BillingService } from '../accounts/billing.ts';
+import type { LexiconService } from '../accounts/lexicons.ts';
 import type { SessionService } from '../accounts/sessions.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { EnginePool } from '../speech/pool.ts';
@@ -13,6 +14,7 @@ import { sendPage } from './page-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import { lexiconRoutes } from './routes/lexicon.ts';
 import type { LiveSockets } from './routes/live.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { sampleRoutes } from './routes/samples.ts';
@@ -28,6 +30,8 @@ export interface WebServices {
     BillingService,
     'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge'
   >;
+  /** Each account's pronunciation lexicon: edited on its page, applied in the studio as on the API. */
+  readonly lexicons: Pick<LexiconService, 'list' | 'add' | 'update' | 'remove' | 'lexiconFor'>;
 }
 
 export interface WebOptions extends WebServices {
@@ -98,5 +102,6 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, options) =>
     await pages.register(accountRoutes, context);
     await pages.register(dashboardRoutes, context);
     await pages.register(studioRoutes, context);
+    await pages.register(lexiconRoutes, context);
   });
 };

@@ -34,18 +34,23 @@ interface Outcome {
 
 function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   // The caller's own database and Redis settings must not redirect the tests.
-  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', script, ...args],
-      { env: { ...inherited, ...env }, timeout: 30_000 },
+      { env: { ...withoutStores(), ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         resolve({ code, stdout, stderr });
       },
     );
   });
+}
+
+/** This process's environment without the database and Redis it may name. */
+function withoutStores(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
+  return inherited;
 }
 
 function field(output: string, name: string): string {
@@ -55,6 +60,55 @@ function field(output: string, name: string): string {
 }
 
 describe('admin command line', () => {
+  it('keeps an account’s lexicon, which `say --show normalized --account` reads', async () => {
+    // The file `say` finds as the service's own database: DATA_DIR/ijwi.sqlite.
+    const lexiconDb = join(dir, 'ijwi.sqlite');
+    const created = await admin(['account', 'create', '--name', 'Lexicon Clinic', '--db', lexiconDb]);
+    const account = field(created.stdout, 'account');
+    const add = (...extra: string[]) =>
+      admin(['lexicon', 'add', '--account', account, '--language', 'en', '--db', lexiconDb, ...extra]);
+    const added = await add('--phrase', 'Uwase', '--respelling', 'oo wah seh');
+    assert.equal(added.code, 0, added.stderr);
+    const refused = await add('--phrase', 'Mugisha', '--ipa', 'ʘ');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /cannot say "ʘ"/);
+    assert.equal((await add('--phrase', 'Both', '--ipa', 'a', '--respelling', 'b')).code, 2);
+    const listed = await admin(['lexicon', 'list', '--account', account, '--db', lexiconDb]);
+    assert.match(listed.stdout, /Uwase\s+respelling\s+oo wah seh/);
+
+    const say = fileURLToPath(new URL('../../src/cli/say.ts', import.meta.url));
+    const normalized = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          say,
+          '-l',
+          'en',
+          '--show',
+          'normalized',
+          '--account',
+          account,
+          'Ask Uwase at 9am.',
+        ],
+        { env: { ...withoutStores(), DATA_DIR: dir }, timeout: 30_000 },
+        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+      );
+    });
+    assert.equal(normalized.trim(), 'Ask oo wah seh at nine a m.');
+
+    const entry = /^(lex_\w+)/m.exec(listed.stdout)?.[1] ?? '';
+    assert.equal(
+      (await admin(['lexicon', 'remove', '--account', account, '--entry', entry, '--db', lexiconDb])).code,
+      0,
+    );
+    assert.match(
+      (await admin(['lexicon', 'list', '--account', account, '--db', lexiconDb])).stdout,
+      /no lexicon entries/,
+    );
+  });
+
   it('creates an account and a key, tops up and shows the balance', async () => {
     const created = await admin(['account', 'create', '--name', 'Amahoro Clinic', '--db', dbPath]);
     assert.equal(created.code, 0, created.stderr);

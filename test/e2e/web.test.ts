@@ -279,6 +279,39 @@ describe('the website in a browser', {
     await shot('dashboard');
   });
 
+  it('keeps pronunciations: errors beside their fields, added once however often it reloads, heard in the studio, deleted', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('link', { name: 'Edit pronunciations' }).click();
+    await page.waitForURL(`${base}/dashboard/lexicon`);
+    await page.locator('#lex-language').selectOption('en');
+    await page.locator('#lex-phrase').fill('Uwase');
+    await page.locator('#lex-kind').selectOption('ipa');
+    await page.locator('#lex-says').fill('ʘ');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    assert.match((await page.locator('#lex-says-error').textContent()) ?? '', /cannot say "ʘ"/);
+    assert.equal(await page.locator('#lex-says').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('#lex-phrase').inputValue(), 'Uwase', 'what was typed is kept');
+
+    await page.locator('#lex-kind').selectOption('respelling');
+    await page.locator('#lex-says').fill('oo wah seh');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.waitForURL(`${base}/dashboard/lexicon?notice=added`);
+    await page.reload();
+    assert.equal(await page.locator('tbody tr').count(), 1, 'a reload never adds it twice');
+    await shot('lexicon');
+
+    await page.getByRole('link', { name: 'Hear it' }).click();
+    await page.waitForURL(/\/studio\?/);
+    assert.equal(await page.getByLabel('Text to speak').inputValue(), 'Uwase');
+    assert.equal(await page.getByLabel('Language').inputValue(), 'en');
+
+    await page.goto(`${base}/dashboard/lexicon`);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${base}/dashboard/lexicon?notice=deleted`);
+    assert.equal(await page.getByText('No entries yet.').isVisible(), true);
+    await page.goto(`${base}/dashboard`);
+  });
+
   it('revokes the key, after which the API answers 401', async () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: /Revoke/ }).click();

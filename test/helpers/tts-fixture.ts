@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
+import { LexiconService } from '../../src/accounts/lexicons.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
@@ -85,6 +86,7 @@ export interface TtsFixture {
   readonly db: Database;
   readonly accounts: AccountService;
   readonly billing: BillingService;
+  readonly lexicons: LexiconService;
   readonly files: LocalFileStore;
   /** The folder behind `files`, to count what was written. */
   readonly filesDir: string;
@@ -114,6 +116,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const lexicons = new LexiconService(db.lexicons);
   const app = await buildTestApp({
     healthChecks: {
       engine: () => (options.pool()?.ready ? true : 'warming up'),
@@ -131,6 +134,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
       charsPerToken: options.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,
       rateLimit,
       publicBaseUrl: PUBLIC_BASE_URL,
+      lexicons,
     },
   });
 
@@ -157,6 +161,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     db,
     accounts,
     billing,
+    lexicons,
     files,
     filesDir: dir,
     rateLimit,

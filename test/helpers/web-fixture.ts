@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
+import { LexiconService } from '../../src/accounts/lexicons.ts';
 import { SessionService } from '../../src/accounts/sessions.ts';
 import { UserService } from '../../src/accounts/users.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
@@ -47,6 +48,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
   const { users: userRepository, sessions: sessionRepository } = webRepositories(db.kysely);
   const users = new UserService({ users: userRepository });
+  const lexicons = new LexiconService(db.lexicons);
   const app = await buildTestApp({
     files,
     ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
@@ -57,8 +59,15 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
       charsPerToken: DEFAULT_CHARS_PER_TOKEN,
       rateLimit,
       publicBaseUrl,
+      lexicons,
     },
-    web: { users, sessions: new SessionService({ sessions: sessionRepository }), accounts, billing },
+    web: {
+      users,
+      sessions: new SessionService({ sessions: sessionRepository }),
+      accounts,
+      billing,
+      lexicons,
+    },
   });
   return {
     app,

@@ -7,6 +7,7 @@ import { type ErrorCode, errorStatus } from '../../src/http/errors.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import { speakerIdRange } from '../../src/http/tts-request.ts';
 import { streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
+import { Lexicon } from '../../src/speech/lexicon.ts';
 import { languages } from '../../src/speech/voices.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
@@ -82,6 +83,8 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
       charsPerToken: 100,
       rateLimit: new MemoryRateLimitStore(),
       publicBaseUrl: PUBLIC_BASE_URL,
+      // An account without entries: the document's examples are about the request, not lexicons.
+      lexicons: { lexiconFor: async () => new Lexicon([]) },
     },
   });
 }

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
+import { LexiconService } from '../../src/accounts/lexicons.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
@@ -79,6 +80,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
         charsPerToken: 100,
         rateLimit: new MemoryRateLimitStore(),
         publicBaseUrl: PUBLIC_BASE_URL,
+        lexicons: new LexiconService(db.lexicons),
       },
     });
     const created = await accounts.createAccount({ name: 'Outage clinic' });

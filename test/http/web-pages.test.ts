@@ -55,9 +55,26 @@ describe('web pages', () => {
       for (const anchor of ['id="tts"', 'id="tts-stream"', 'id="voices"', 'id="health"']) {
         assert.ok(response.body.includes(anchor), `reference section ${anchor}`);
       }
-      assert.ok(response.body.includes('<code>ws://127.0.0.1/api/v1/tts-live</code>'), 'the live socket address');
-      for (const type of ['text', 'flush', 'end', 'clear', 'close', 'audio', 'words', 'done', 'cleared', 'error'])
-        assert.ok(response.body.includes(`{&quot;type&quot;:&quot;${type}&quot;`), `the live message ${type}`);
+      assert.ok(
+        response.body.includes('<code>ws://127.0.0.1/api/v1/tts-live</code>'),
+        'the live socket address',
+      );
+      for (const type of [
+        'text',
+        'flush',
+        'end',
+        'clear',
+        'close',
+        'audio',
+        'words',
+        'done',
+        'cleared',
+        'error',
+      ])
+        assert.ok(
+          response.body.includes(`{&quot;type&quot;:&quot;${type}&quot;`),
+          `the live message ${type}`,
+        );
     });
 
     it('lists every voice with a sample to play on the voices page', async () => {

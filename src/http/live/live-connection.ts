@@ -7,6 +7,7 @@ import { LiveBill } from '../../accounts/live-bill.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
+import type { TtsLexicons } from '../routes/tts.ts';
 import { refusalError } from '../speech-reply.ts';
 import { parseStreamSettings } from '../tts-request.ts';
 import { type ContextOutput, LiveContext } from './live-context.ts';
@@ -51,6 +52,7 @@ export interface LiveServices {
   readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'balance'>;
   readonly rateLimit: RateLimitStore;
   readonly limits: LiveLimits;
+  readonly lexicons: TtsLexicons;
 }
 
 /** Close codes (RFC 6455): normal, policy violation (auth), unsupported data, going away. */
@@ -229,6 +231,7 @@ export class LiveConnection {
         language: settings.voice.language,
       });
       if (!precheck.ok) throw refusalError(precheck, accountGone);
+      const lexicon = await this.#services.lexicons.lexiconFor(caller.accountId, settings.voice.language);
       if (this.#closing) return undefined;
       const bill = new LiveBill(this.#services.billing, {
         accountId: caller.accountId,
@@ -241,6 +244,7 @@ export class LiveConnection {
         id,
         pool,
         settings,
+        lexicon,
         bill,
         output: this.#output,
         maxChars: limits.maxChars,

@@ -1,6 +1,7 @@
 import type { LiveBill } from '../../accounts/live-bill.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
+import type { Lexicon } from '../../speech/lexicon.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
 import { LiveClauses } from '../../speech/text/live-clauses.ts';
@@ -24,6 +25,8 @@ export interface LiveContextOptions {
   readonly id: string;
   readonly pool: EnginePool;
   readonly settings: StreamSettings;
+  /** The account's lexicon for the context's language. */
+  readonly lexicon: Lexicon;
   readonly bill: LiveBill;
   readonly output: ContextOutput;
   /** Code points of text the context may receive in all (the stream endpoint's limit). */
@@ -187,7 +190,7 @@ export class LiveContext {
   }
 
   async #speak(queued: QueuedPart, generation: number): Promise<void> {
-    const part = speechPart(queued.text, this.#options.settings);
+    const part = speechPart(queued.text, this.#options.settings, this.#options.lexicon);
     if (part === undefined) return;
     const signal = this.#abort.signal;
     const { settings } = this.#options;

@@ -1,14 +1,23 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
+import { languages } from '../../speech/voices.ts';
 import { studioPage } from '../../web/pages/studio.ts';
 import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
 import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
-import { parseTtsRequest } from '../tts-request.ts';
+import { parseTtsRequest, withLexicon } from '../tts-request.ts';
 import type { WebContext } from '../web.ts';
 import { fromOwnPage, sameToken, sessionOrSignIn } from '../web-session.ts';
 import { tooManySockets } from './live.ts';
+
+/** `?text=&language=` (a lexicon entry's "Hear it" link) as the studio's starting text, when valid. */
+function initialText(query: unknown, maxChars: number): { initial?: { text: string; language: string } } {
+  const { text, language } = (query ?? {}) as { text?: unknown; language?: unknown };
+  if (typeof text !== 'string' || typeof language !== 'string') return {};
+  if (!languages.some((l) => l.code === language) || [...text].length > maxChars) return {};
+  return { initial: { text, language } };
+}
 
 const notSignedIn = () =>
   new ApiError('not_signed_in', 'sign in to use the studio; your session may have ended');
@@ -42,6 +51,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         maxChars: context.studioMaxChars,
         requestsPerMinute: context.requestsPerMinute,
         secondsPerCharacter: MAX_SECONDS_PER_CHARACTER,
+        ...initialText(request.query, context.studioMaxChars),
       }),
     );
   });
@@ -82,7 +92,8 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       limit: context.requestsPerMinute,
       per: 'account',
     });
-    const tts = parseTtsRequest(request.body, context.studioMaxChars);
+    const parsed = parseTtsRequest(request.body, context.studioMaxChars);
+    const tts = withLexicon(parsed, await context.lexicons.lexiconFor(accountId, parsed.voice.language));
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
     await streamBilledSpeech(request, reply, {
       pool: readyPool(context.pool),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../accounts/accounts.ts';
 import { type BillingService, tokensFor } from '../../accounts/billing.ts';
+import type { LexiconService } from '../../accounts/lexicons.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
@@ -30,7 +31,13 @@ import {
   refusalError,
   streamBilledSpeech,
 } from '../speech-reply.ts';
-import { nothingToSay, parseStreamTtsRequest, parseTtsRequest, type TtsRequest } from '../tts-request.ts';
+import {
+  nothingToSay,
+  parseStreamTtsRequest,
+  parseTtsRequest,
+  type TtsRequest,
+  withLexicon,
+} from '../tts-request.ts';
 
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;
@@ -53,7 +60,12 @@ export interface TtsOptions {
   readonly fileMaxChars: number;
   readonly streamMaxChars: number;
   readonly requestsPerMinute: number;
+  /** Each account's pronunciation lexicon, applied to every request it makes. */
+  readonly lexicons: TtsLexicons;
 }
+
+/** What speaking needs from lexicons: an account's lexicon for a language. */
+export type TtsLexicons = Pick<LexiconService, 'lexiconFor'>;
 
 // The key was valid a moment ago: its account has since been removed.
 const accountGone = () =>
@@ -109,7 +121,8 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
 
   app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
-    const tts = parseTtsRequest(request.body, options.fileMaxChars);
+    const parsed = parseTtsRequest(request.body, options.fileMaxChars);
+    const tts = withLexicon(parsed, await options.lexicons.lexiconFor(accountId, parsed.voice.language));
     const pool = readyPool(options.pool);
     const tokens = await precheck(accountId, tts, 0);
     const controller = abortOnDisconnect(request, reply);
@@ -163,7 +176,9 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   };
   app.post('/v1/audio/speech', openAiRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
-    const speech = parseOpenAiSpeechRequest(request.body);
+    const parsed = parseOpenAiSpeechRequest(request.body);
+    const lexicon = await options.lexicons.lexiconFor(accountId, parsed.tts.voice.language);
+    const speech = { ...parsed, tts: withLexicon(parsed.tts, lexicon) };
     const pcm = speech.format === 'pcm';
     const sampleRate = pcm ? OPENAI_PCM.sampleRate : speech.tts.voice.sampleRate;
     await streamBilledSpeech(request, reply, {
@@ -187,7 +202,8 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
 
   app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
-    const tts = parseStreamTtsRequest(request.body, options.streamMaxChars);
+    const parsed = parseStreamTtsRequest(request.body, options.streamMaxChars);
+    const tts = withLexicon(parsed, await options.lexicons.lexiconFor(accountId, parsed.voice.language));
     await streamBilledSpeech(request, reply, {
       pool: readyPool(options.pool),
       billing: options.billing,

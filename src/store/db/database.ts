@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LexiconRepository } from '../../accounts/lexicon-repository.ts';
 import type { AccountRepository, ApiKeyRepository, LedgerRepository } from '../../accounts/repositories.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 import type { Schema } from './schema.ts';
@@ -9,6 +10,7 @@ export interface Database {
   readonly accounts: AccountRepository;
   readonly keys: ApiKeyRepository;
   readonly ledger: LedgerRepository;
+  readonly lexicons: LexiconRepository;
   /** The query builder itself, for tests and operator tooling; services go through the repositories. */
   readonly kysely: Kysely<Schema>;
   /** For the health check: true when a query round-trips, else a short reason with no path or host in it. */

@@ -184,6 +184,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('ledger_request').on('ledger').column('request_id').execute();
     },
   },
+  '0005_lexicons': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // Bumped by every change to the account's lexicon, so a cached copy is checked with one read.
+      await db.schema
+        .alterTable('accounts')
+        .addColumn('lexicon_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('lexicon_entries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('phrase', 'text', (c) => c.notNull())
+        // The phrase folded for matching (lower case, NFC): one entry per phrase and language.
+        .addColumn('phrase_key', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('respelling', 'ipa')`))
+        .addColumn('says', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('lexicon_entries_phrase', ['account_id', 'language', 'phrase_key'])
+        .execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

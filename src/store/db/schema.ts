@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { LedgerKind } from '../../accounts/repositories.ts';
 
 // Table shapes as kysely sees them. Column names are snake_case in the database and camelCase in
@@ -8,6 +9,8 @@ export interface AccountsTable {
   name: string;
   email: string | null;
   created_at: string;
+  /** Defaulted by the database: inserts need not name it. */
+  lexicon_version: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -61,4 +64,17 @@ export interface Schema {
   ledger: LedgerTable;
   users: UsersTable;
   sessions: SessionsTable;
+  lexicon_entries: LexiconEntriesTable;
+}
+
+export interface LexiconEntriesTable {
+  id: string;
+  account_id: string;
+  language: string;
+  phrase: string;
+  phrase_key: string;
+  kind: 'respelling' | 'ipa';
+  says: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { Database } from './database.ts';
+import { SqlLexiconRepository } from './lexicon-repository.ts';
 import { SqlAccountRepository, SqlApiKeyRepository, SqlLedgerRepository } from './repositories.ts';
 import type { Schema } from './schema.ts';
 
@@ -21,6 +22,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
     accounts: new SqlAccountRepository(kysely),
     keys: new SqlApiKeyRepository(kysely),
     ledger: new SqlLedgerRepository(kysely, { rowLocks: options.rowLocks }),
+    lexicons: new SqlLexiconRepository(kysely, { rowLocks: options.rowLocks }),
     kysely,
     async ping() {
       if (closed) return 'closed';

@@ -173,6 +173,14 @@ export function dashboardPage(options: DashboardPageOptions): SafeHtml {
       ${keysTable(options)}
     </section>
 
+    <section class="card" aria-labelledby="lexicon-title">
+      <div class="card-head">
+        <h2 id="lexicon-title">Pronunciations</h2>
+        <p class="muted">Tell every voice how to say your clinic’s name or a surname, for every request of this account.</p>
+      </div>
+      <p><a class="btn btn-secondary" href="/dashboard/lexicon">Edit pronunciations</a></p>
+    </section>
+
     <section class="card" aria-labelledby="usage-title">
       <div class="card-head">
         <h2 id="usage-title">Usage</h2>

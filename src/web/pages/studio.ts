@@ -18,6 +18,8 @@ export interface StudioPageOptions {
   readonly requestsPerMinute: number;
   /** The audio bound per character, by language, that the server decides free uses by, so the page predicts the same outcome. */
   readonly secondsPerCharacter: Readonly<Record<string, number>>;
+  /** Text and language to start with (a lexicon entry's "Hear it" link). */
+  readonly initial?: { readonly text: string; readonly language: string };
 }
 
 // One sentence per language for people who arrive with nothing to type.
@@ -61,7 +63,7 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
             <label for="text">Text to speak</label>
             <button type="button" class="btn btn-ghost btn-small" id="example" data-rw="${EXAMPLES.rw}" data-en="${EXAMPLES.en}" data-fr="${EXAMPLES.fr}">Use an example</button>
           </div>
-          <textarea id="text" name="input" rows="9" maxlength="${options.maxChars}" required aria-describedby="meter" placeholder="Muraho neza! Andika hano… · Type here… · Écrivez ici…"></textarea>
+          <textarea id="text" name="input" rows="9" maxlength="${options.maxChars}" required aria-describedby="meter" placeholder="Muraho neza! Andika hano… · Type here… · Écrivez ici…">${options.initial?.text ?? ''}</textarea>
         </div>
         <p class="meter" id="meter" aria-live="polite"><span id="char-count">0</span> of ${count(options.maxChars)} characters · <span id="price">Free in the studio</span></p>
       </div>
@@ -69,7 +71,7 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
         <div class="field">
           <label for="language">Language</label>
           <select id="language" name="language">
-            ${languages.map((l) => html`<option value="${l.code}">${l.name}</option>`)}
+            ${languages.map((l) => html`<option value="${l.code}"${l.code === options.initial?.language ? ' selected' : ''}>${l.name}</option>`)}
           </select>
         </div>
         <div class="field">

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { AccountService } from '../../src/accounts/accounts.ts';
+import { LexiconService, MAX_LEXICON_ENTRIES } from '../../src/accounts/lexicons.ts';
+import { plainDocument } from '../../src/speech/document.ts';
+import { describeEachDatabase } from '../helpers/databases.ts';
+
+// Each account's lexicon, on every database: checked entries, the 1,000 limit under concurrency,
+// no account sees another's, and a change made through one instance reaches every other.
+
+describeEachDatabase('lexicons', (context) => {
+  let lexicons: LexiconService;
+  let accounts: AccountService;
+
+  before(() => {
+    lexicons = new LexiconService(context.db.lexicons);
+    accounts = new AccountService(context.db);
+  });
+
+  async function newAccount(): Promise<string> {
+    const result = await accounts.createAccount({ name: 'Lexicon Test' });
+    assert.ok(result.ok);
+    return result.account.id;
+  }
+
+  const said = async (service: LexiconService, accountId: string, language: string, text: string) => {
+    const document = (await service.lexiconFor(accountId, language)).apply(plainDocument(text));
+    return document.segments
+      .map((s) => (s.kind === 'text' ? s.text : s.kind === 'phonemes' ? `/${s.ipa}/` : ''))
+      .join('');
+  };
+
+  it('adds, lists, edits and removes entries', async () => {
+    const accountId = await newAccount();
+    assert.deepEqual(
+      await lexicons.add(accountId, {
+        language: 'en',
+        phrase: 'Uwase',
+        kind: 'respelling',
+        says: 'oo wah seh',
+      }),
+      { ok: true },
+    );
+    const [entry] = await lexicons.list(accountId);
+    assert.equal(entry?.phrase, 'Uwase');
+    assert.equal(await said(lexicons, accountId, 'en', 'Ask Uwase.'), 'Ask oo wah seh.');
+    assert.ok(
+      (
+        await lexicons.update(accountId, entry?.id ?? '', {
+          language: 'en',
+          phrase: 'Uwase',
+          kind: 'respelling',
+          says: 'oo wa say',
+        })
+      ).ok,
+    );
+    assert.equal(await said(lexicons, accountId, 'en', 'Ask Uwase.'), 'Ask oo wa say.');
+    assert.ok((await lexicons.remove(accountId, entry?.id ?? '')).ok);
+    assert.equal(await said(lexicons, accountId, 'en', 'Ask Uwase.'), 'Ask Uwase.');
+    assert.equal((await lexicons.remove(accountId, entry?.id ?? '')).ok, false);
+  });
+
+  it('refuses what it cannot store or say, naming the field', async () => {
+    const accountId = await newAccount();
+    const refused = async (input: Parameters<LexiconService['add']>[1], field: string) => {
+      const result = await lexicons.add(accountId, input);
+      assert.ok(
+        !result.ok && result.code === 'invalid_entry' && result.field === field,
+        JSON.stringify(result),
+      );
+    };
+    await refused({ language: 'xx', phrase: 'a', kind: 'respelling', says: 'b' }, 'language');
+    await refused({ language: 'en', phrase: '', kind: 'respelling', says: 'b' }, 'phrase');
+    await refused({ language: 'en', phrase: 'a'.repeat(101), kind: 'respelling', says: 'b' }, 'phrase');
+    await refused({ language: 'en', phrase: 'ok', kind: 'respelling', says: 'bad\u0000' }, 'says');
+    await refused({ language: 'en', phrase: 'ok', kind: 'ssml', says: 'b' }, 'kind');
+    await refused({ language: 'fr', phrase: 'ok', kind: 'ipa', says: 'ʘ' }, 'says');
+    assert.ok(
+      (await lexicons.add(accountId, { language: 'fr', phrase: 'Nyanza', kind: 'ipa', says: 'ɲanza' })).ok,
+    );
+    const twice = await lexicons.add(accountId, {
+      language: 'fr',
+      phrase: 'NYANZA',
+      kind: 'respelling',
+      says: 'nianza',
+    });
+    assert.ok(!twice.ok && twice.code === 'duplicate');
+  });
+
+  it('keeps at most 1,000 entries per account, however many are added at once', async () => {
+    const accountId = await newAccount();
+    const adds = Array.from({ length: MAX_LEXICON_ENTRIES + 20 }, (_, i) =>
+      lexicons.add(accountId, { language: 'en', phrase: `word${i}`, kind: 'respelling', says: `say ${i}` }),
+    );
+    const results = await Promise.all(adds);
+    assert.equal(results.filter((r) => r.ok).length, MAX_LEXICON_ENTRIES);
+    assert.ok(results.filter((r) => !r.ok).every((r) => !r.ok && r.code === 'full'));
+    assert.equal((await lexicons.list(accountId)).length, MAX_LEXICON_ENTRIES);
+  });
+
+  it('never applies one account’s lexicon to another, and a change on one instance reaches another', async () => {
+    const [a, b] = [await newAccount(), await newAccount()];
+    const elsewhere = new LexiconService(context.db.lexicons);
+    assert.equal(await said(elsewhere, a, 'en', 'Dr Mugisha'), 'Dr Mugisha');
+    assert.ok(
+      (await lexicons.add(a, { language: 'en', phrase: 'Mugisha', kind: 'respelling', says: 'moo gee sha' }))
+        .ok,
+    );
+    assert.equal(
+      await said(elsewhere, a, 'en', 'Dr Mugisha'),
+      'Dr moo gee sha',
+      'the other instance sees the change',
+    );
+    assert.equal(await said(elsewhere, b, 'en', 'Dr Mugisha'), 'Dr Mugisha', 'another account never does');
+    assert.equal(await said(elsewhere, a, 'fr', 'Dr Mugisha'), 'Dr Mugisha', 'nor another language');
+  });
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { plainDocument, type SpeechDocument } from '../../src/speech/document.ts';
+import { Lexicon, phraseKey } from '../../src/speech/lexicon.ts';
+
+// An account's pronunciations rewrite the plain text of a document before anything reads it.
+
+const textOf = (document: SpeechDocument) =>
+  document.segments
+    .map((s) => (s.kind === 'break' ? '|' : s.kind === 'phonemes' ? `/${s.ipa}/` : s.text))
+    .join('');
+
+describe('Lexicon', () => {
+  const lexicon = new Lexicon([
+    { phrase: 'Uwase', kind: 'respelling', says: 'oo wah seh' },
+    { phrase: 'Kigali Heights', kind: 'respelling', says: 'Kigali Hites' },
+    { phrase: 'Kigali', kind: 'respelling', says: 'Kee gah lee' },
+    { phrase: 'Nyirabeza', kind: 'ipa', says: 'ɲiɾaβeza' },
+  ]);
+
+  it('respells whole words whatever their case, inside the sentence', () => {
+    assert.equal(
+      textOf(lexicon.apply(plainDocument('Ask for UWASE, please. uwase is here.'))),
+      'Ask for oo wah seh, please. oo wah seh is here.',
+    );
+    assert.equal(
+      textOf(lexicon.apply(plainDocument('Uwasekazi and XUwase stay.'))),
+      'Uwasekazi and XUwase stay.',
+    );
+  });
+
+  it('prefers the longest phrase, and matches across any white space', () => {
+    assert.equal(
+      textOf(lexicon.apply(plainDocument('Meet at Kigali\n Heights in Kigali.'))),
+      'Meet at Kigali Hites in Kee gah lee.',
+    );
+  });
+
+  it('says IPA entries as phoneme segments between the text around them', () => {
+    const document = lexicon.apply(plainDocument('Call Nyirabeza today.'));
+    assert.deepEqual(
+      document.segments.map((s) => s.kind),
+      ['text', 'phonemes', 'text'],
+    );
+    assert.equal(textOf(document), 'Call /ɲiɾaβeza/ today.');
+  });
+
+  it('leaves words a client spelled out, and the billed characters, as they were', () => {
+    const document: SpeechDocument = {
+      segments: [
+        { kind: 'words', text: 'Uwase', rate: 1 },
+        { kind: 'text', text: 'Uwase', rate: 1 },
+      ],
+      spokenCharacters: 10,
+    };
+    const applied = lexicon.apply(document);
+    assert.equal(textOf(applied), 'Uwaseoo wah seh');
+    assert.equal(applied.spokenCharacters, 10);
+  });
+
+  it('reads a phrase holding pattern characters as text', () => {
+    const odd = new Lexicon([{ phrase: 'C++ (beta)', kind: 'respelling', says: 'see plus plus beta' }]);
+    assert.equal(textOf(odd.apply(plainDocument('Try C++ (beta) now'))), 'Try see plus plus beta now');
+    assert.equal(phraseKey('  Kigali   HEIGHTS '), 'kigali heights');
+  });
+});
