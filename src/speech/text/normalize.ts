@@ -54,7 +54,7 @@ const NUMBER_END = '(?![.,]?\\p{N})';
 // A minus sign only where it cannot be a hyphen or a range dash (`COVID-19`, `2020-2021`).
 const SIGN = '(?:(?<![\\p{L}\\p{N}.,\\-\\u2212])([-\\u2212]))?';
 /** The spellings of currencies the normaliser reads, as a regular-expression alternation. */
-export const CURRENCY = 'US\\$|RWF|RWf|Frw|FRW|frw|USD|EUR|\\$|€';
+export const CURRENCY = 'US\\$|RWF|RWf|Frw|FRW|frw|USD|EUR|GBP|\\$|€|£';
 /** Each spelling of `CURRENCY` -> its ISO code. */
 export const CURRENCY_CODES: Readonly<Record<string, CurrencyCode>> = {
   RWF: 'RWF',
@@ -67,6 +67,8 @@ export const CURRENCY_CODES: Readonly<Record<string, CurrencyCode>> = {
   $: 'USD',
   EUR: 'EUR',
   '€': 'EUR',
+  GBP: 'GBP',
+  '£': 'GBP',
 };
 
 /**
@@ -194,6 +196,91 @@ export function singularUnitRule(readings: Readonly<Record<string, string>>): No
     name: 'unit-singular',
     pattern: new RegExp(`(?<![\\p{N}.,\\-\\u2212])1[ \\u00A0]?(${units.join('|')})(?![\\p{L}\\p{N}])`, 'gu'),
     replace: (m) => readings[m[1] ?? ''] ?? m[0],
+  };
+}
+
+/** How a language says the parts of an e-mail or web address. */
+export interface AddressWords {
+  readonly at: string;
+  readonly dot: string;
+  readonly slash: string;
+  readonly underscore: string;
+  readonly dash: string;
+  /** "www" as the language says it. */
+  readonly www: string;
+  readonly letter: (upperCaseLetter: string) => string;
+  readonly cardinal: (n: number) => string;
+}
+
+/** Domain labels said as words; any other label of three letters or fewer is spelled. */
+const SPOKEN_LABELS = new Set(['com', 'org', 'net', 'edu', 'gov', 'info']);
+
+/**
+ * Language rules for e-mail and web addresses, said as people say them ("info at kigali dash
+ * clinic dot r w"). They run before every other rule: an address's dots and digits are not
+ * sentence ends or numbers.
+ */
+export function addressRules(words: AddressWords): NormalizationRule[] {
+  const say = (address: string) =>
+    address
+      .toLowerCase()
+      .split(/([.@/_-])/)
+      .filter((part) => part !== '')
+      .map((part) => {
+        const sign = {
+          '.': words.dot,
+          '@': words.at,
+          '/': words.slash,
+          _: words.underscore,
+          '-': words.dash,
+        }[part];
+        if (sign) return sign;
+        if (part === 'www') return words.www;
+        if (/^\d+$/.test(part)) return words.cardinal(Number(part));
+        if (part.length <= 3 && !SPOKEN_LABELS.has(part) && /^[a-z]+$/.test(part))
+          return Array.from(part.toUpperCase(), words.letter).join(' ');
+        return part;
+      })
+      .join(' ');
+  return [
+    {
+      name: 'e-mail-address',
+      pattern:
+        /(?<![\p{L}\p{N}.@_+-])[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\p{L}\p{N}@]|\.[A-Za-z0-9])/gu,
+      replace: (m) => say(m[0]),
+    },
+    {
+      name: 'web-address',
+      pattern:
+        /(?<![\p{L}\p{N}.@/])(?:https?:\/\/)?(?:www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[A-Za-z0-9_-]+)*\/?(?![\p{L}\p{N}]|\.[A-Za-z0-9])/gu,
+      replace: (m) => say(m[0].replace(/^https?:\/\//, '').replace(/\/$/, '')),
+    },
+  ];
+}
+
+/**
+ * A language rule for temperatures and angles after a number: `25°C`, `-3 °C`, `98.6°F`, `90°`.
+ * The number stays digits for the number pass; `one` is said after exactly 1.
+ */
+export function degreeRule(words: {
+  readonly one: string;
+  readonly many: string;
+  readonly C: string;
+  readonly F: string;
+  /** Whether `value` takes the singular; exactly 1 when absent (French: below 2). */
+  readonly singular?: (value: number) => boolean;
+}): NormalizationRule {
+  const singular = words.singular ?? ((value: number) => value === 1);
+  return {
+    name: 'degrees',
+    pattern: /(?<![\p{L}\p{N}.,])([-\u2212]?\d+(?:[.,]\d+)?)[ \u00A0]?°[ \u00A0]?([CF](?![\p{L}]))?/gu,
+    replace: (m) => {
+      const number = m[1] ?? '';
+      const value = Math.abs(Number(number.replace(/^\u2212/, '-').replace(',', '.')));
+      const unit = singular(value) ? words.one : words.many;
+      const scale = m[2] === 'C' ? ` ${words.C}` : m[2] === 'F' ? ` ${words.F}` : '';
+      return `${number} ${unit}${scale}`;
+    },
   };
 }
 

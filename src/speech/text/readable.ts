@@ -40,6 +40,8 @@ export function readableText(text: string, language: LanguageCode): string {
   const inside = INSIDE[language];
   const stripAccents = (character: string) => character.normalize('NFD').replace(MARKS, '');
   const readable = text.normalize('NFC').replace(OUTSIDE[language], (character) => {
+    // The minus sign of mathematics reads as the hyphen-minus every rule knows.
+    if (character === '\u2212') return '-';
     const compatible = character.normalize('NFKC');
     if (codePointCount(compatible) === 1 && inside.test(compatible)) return compatible;
     const bare = stripAccents(compatible);

@@ -8,7 +8,7 @@
 export type LanguageCode = 'rw' | 'en' | 'fr';
 
 /** Currencies the normaliser recognises, by ISO code; symbols and local spellings map here. */
-export type CurrencyCode = 'RWF' | 'USD' | 'EUR';
+export type CurrencyCode = 'RWF' | 'USD' | 'EUR' | 'GBP';
 
 /** A pattern that only one language has (ordinals as written, dates with month names...). */
 export interface NormalizationRule {

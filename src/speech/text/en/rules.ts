@@ -2,7 +2,7 @@
  * Patterns only English has: ordinals written with a suffix, dates with month names, years
  * after a preposition, and abbreviations whose reading depends on what follows them.
  */
-import { letterNames, numberRangeRule, singularUnitRule } from '../normalize.ts';
+import { addressRules, degreeRule, letterNames, numberRangeRule, singularUnitRule } from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
 import { englishCardinal, englishOrdinal, englishYear } from './numbers.ts';
 
@@ -67,27 +67,6 @@ export const englishLetter = letterNames(
   'ay|bee|see|dee|ee|ef|gee|aitch|eye|jay|kay|el|em|en|oh|pee|cue|ar|ess|tee|you|vee|double you|ex|why|zed',
 );
 
-/** Domain labels said as words; any other label of three letters or fewer is spelled. */
-const SPOKEN_LABELS = new Set(['com', 'org', 'net', 'edu', 'gov', 'info', 'www']);
-
-/** An e-mail or web address as people say it: "info at kigali dash clinic dot r w". */
-function sayAddress(address: string): string {
-  return address
-    .toLowerCase()
-    .split(/([.@/_-])/)
-    .filter((part) => part !== '')
-    .map((part) => {
-      const sign = { '.': 'dot', '@': 'at', '/': 'slash', _: 'underscore', '-': 'dash' }[part];
-      if (sign) return sign;
-      if (part === 'www') return 'double you double you double you';
-      if (/^\d+$/.test(part)) return englishCardinal(Number(part));
-      if (part.length <= 3 && !SPOKEN_LABELS.has(part) && /^[a-z]+$/.test(part)) {
-        return Array.from(part.toUpperCase(), englishLetter).join(' ');
-      }
-      return part;
-    })
-    .join(' ');
-}
 const ORDINAL_SUFFIX = '(?:st|nd|rd|th)';
 const monthNumber = (name: string | undefined) => ENGLISH_MONTHS.indexOf(name ?? '') + 1;
 const validDay = (day: number) => day >= 1 && day <= 31;
@@ -99,19 +78,19 @@ export function englishDate(day: number, month: number, year: number | undefined
 }
 
 export const englishRules: readonly NormalizationRule[] = [
-  {
-    // Addresses first: their dots and digits are not sentence ends or numbers.
-    name: 'e-mail-address',
-    pattern:
-      /(?<![\p{L}\p{N}.@_+-])[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\p{L}\p{N}@]|\.[A-Za-z0-9])/gu,
-    replace: (m) => sayAddress(m[0]),
-  },
-  {
-    name: 'web-address',
-    pattern:
-      /(?<![\p{L}\p{N}.@/])(?:https?:\/\/)?(?:www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[A-Za-z0-9_-]+)*\/?(?![\p{L}\p{N}]|\.[A-Za-z0-9])/gu,
-    replace: (m) => sayAddress(m[0].replace(/^https?:\/\//, '').replace(/\/$/, '')),
-  },
+  // Addresses first: their dots and digits are not sentence ends or numbers.
+  ...addressRules({
+    at: 'at',
+    dot: 'dot',
+    slash: 'slash',
+    underscore: 'underscore',
+    dash: 'dash',
+    www: 'double you double you double you',
+    letter: englishLetter,
+    cardinal: englishCardinal,
+  }),
+  // "25°C", "98.6 °F": the scale named, as a weather or health report says it.
+  degreeRule({ one: 'degree', many: 'degrees', C: 'Celsius', F: 'Fahrenheit' }),
   {
     // "24/7": round the clock, said "twenty-four seven".
     name: 'round-the-clock',

@@ -12,6 +12,7 @@ const CURRENCY_WORDS: Readonly<Record<CurrencyCode, readonly string[]>> = {
   RWF: ['Rwandan franc', 'Rwandan francs'],
   USD: ['dollar', 'dollars', 'cent', 'cents'],
   EUR: ['euro', 'euros', 'cent', 'cents'],
+  GBP: ['pound', 'pounds', 'penny', 'pence'],
 };
 
 function englishMoney(integer: number, fractionDigits: string, currency: CurrencyCode): string {

@@ -3,9 +3,126 @@
  * a name, a date after "le", "du" or "au" (the article is already written), ranges read with
  * "à", and the singular of a unit after "1".
  */
-import { NUMERIC_DATE_SOURCE, numberRangeRule, parseNumericDate, singularUnitRule } from '../normalize.ts';
+import {
+  addressRules,
+  degreeRule,
+  letterNames,
+  NUMERIC_DATE_SOURCE,
+  numberRangeRule,
+  parseNumericDate,
+  singularUnitRule,
+} from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
-import { frenchCardinal, frenchOrdinal } from './numbers.ts';
+import { frenchCardinal, frenchFeminine, frenchOrdinal } from './numbers.ts';
+
+/** French letter names (OQLF, BDL "Nom des lettres"). */
+export const frenchLetter = letterNames(
+  'a|bé|cé|dé|e|effe|gé|hache|i|ji|ka|elle|emme|enne|o|pé|ku|erre|esse|té|u|vé|double vé|ixe|i grec|zède',
+);
+
+// Feminine nouns a receptionist counts. A number ending in "un" agrees with them: "une place",
+// "vingt et une personnes" (Académie française, "Dire, ne pas dire": "vingt et une"; BDL, "Accord
+// de un dans les numéraux"). Nouns ending in -tion, -sion, -té, -ette, -ance, -ence are feminine
+// as a rule and need no list.
+const FEMININE = [
+  'place',
+  'personne',
+  'heure',
+  'minute',
+  'seconde',
+  'semaine',
+  'nuit',
+  'journée',
+  'année',
+  'fois',
+  'chambre',
+  'salle',
+  'consultation',
+  'visite',
+  'ordonnance',
+  'dose',
+  'boîte',
+  'pilule',
+  'gélule',
+  'table',
+  'voiture',
+  'clinique',
+  'étape',
+  'question',
+  'réponse',
+  'demande',
+  'commande',
+  'facture',
+  'carte',
+  'lettre',
+  'page',
+  'ligne',
+  'femme',
+  'fille',
+  'infirmière',
+  'patiente',
+  'rue',
+  'avenue',
+  'porte',
+  'étoile',
+  'tablette',
+  'injection',
+  'urgence',
+  'analyse',
+  'radio',
+  'séance',
+  'offre',
+].join('|');
+const FEMININE_NOUN = `(?:${FEMININE})s?|\\p{L}+(?:tion|sion|té|ette|ance|ence)s?`;
+
+/** Roman numerals up to 3999, the way centuries and millennia are written (XXIe siècle). */
+function romanValue(roman: string): number {
+  const values: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
+  let total = 0;
+  for (let i = 0; i < roman.length; i++) {
+    const value = values[roman[i] ?? ''] ?? 0;
+    const next = values[roman[i + 1] ?? ''] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+// Month and day abbreviations (BDL, "Abréviations des noms de mois et de jours").
+const MONTH_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  janv: 'janvier',
+  févr: 'février',
+  avr: 'avril',
+  juil: 'juillet',
+  sept: 'septembre',
+  oct: 'octobre',
+  nov: 'novembre',
+  déc: 'décembre',
+};
+const DAY_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  lun: 'lundi',
+  mar: 'mardi',
+  mer: 'mercredi',
+  jeu: 'jeudi',
+  ven: 'vendredi',
+  sam: 'samedi',
+  dim: 'dimanche',
+};
+const MONTHS_SHORT = Object.keys(MONTH_ABBREVIATIONS).join('|');
+const DAY = `(${Object.keys(DAY_ABBREVIATIONS).join('|')})\\.`;
+const dayName = (abbreviation: string | undefined) =>
+  DAY_ABBREVIATIONS[(abbreviation ?? '').toLowerCase()] ?? '';
+
+// Units written after a number (BDL, "Symboles des unités de mesure"): singular below two.
+const UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  L: ['litre', 'litres'],
+  l: ['litre', 'litres'],
+  mL: ['millilitre', 'millilitres'],
+  ml: ['millilitre', 'millilitres'],
+  cl: ['centilitre', 'centilitres'],
+  g: ['gramme', 'grammes'],
+  mg: ['milligramme', 'milligrammes'],
+  m: ['mètre', 'mètres'],
+};
 
 const MONTHS = 'janvier février mars avril mai juin juillet août septembre octobre novembre décembre'.split(
   ' ',
@@ -18,6 +135,81 @@ export function frenchDateWords(day: number, month: number, year: number | undef
 }
 
 export const frenchRules: readonly NormalizationRule[] = [
+  // Addresses first: their dots and digits are not sentence ends or numbers (BDL, "arobase").
+  ...addressRules({
+    at: 'arobase',
+    dot: 'point',
+    slash: 'barre oblique',
+    underscore: 'tiret bas',
+    dash: 'tiret',
+    www: 'trois double vé',
+    letter: frenchLetter,
+    cardinal: frenchCardinal,
+  }),
+  // "25 °C": BDL, "Degré Celsius"; singular below two, as for every French unit.
+  degreeRule({ one: 'degré', many: 'degrés', C: 'Celsius', F: 'Fahrenheit', singular: (value) => value < 2 }),
+  {
+    // "XXIe siècle", "Ier siècle", "IIIe millénaire": Roman centuries read as ordinals.
+    name: 'roman-century',
+    pattern: /(?<![\p{L}\p{N}])([IVXLCDM]{1,7})(er|re|e|ème)(?= (?:siècles?|millénaires?)(?![\p{L}]))/gu,
+    replace: (m) => {
+      const n = romanValue(m[1] ?? '');
+      if (n === 0) return m[0];
+      return n === 1 ? (m[2] === 're' ? 'première' : 'premier') : frenchOrdinal(n);
+    },
+  },
+  {
+    // "1 place", "21 personnes": un/une agrees with the feminine noun counted.
+    name: 'feminine-count',
+    pattern: new RegExp(`(?<![\\p{L}\\p{N}.,\\-])(\\d{1,9})(?= (?:${FEMININE_NOUN})(?![\\p{L}]))`, 'gu'),
+    replace: (m) => {
+      const words = frenchCardinal(Number(m[1]));
+      return /(^|[ -])un$/.test(words) ? frenchFeminine(Number(m[1])) : (m[1] ?? '');
+    },
+  },
+  {
+    // "lun.-ven.", "lun. – sam.": a range of days, "du lundi au vendredi".
+    name: 'day-range',
+    pattern: new RegExp(`(?<![\\p{L}])(?:([Dd]u) )?${DAY} ?[-–] ?${DAY}`, 'giu'),
+    replace: (m) => `${m[1] ?? 'du'} ${dayName(m[2])} au ${dayName(m[3])}`,
+  },
+  {
+    // A lone day abbreviation only where a day is expected ("du lun.", "le sam."): "la mer." is the sea.
+    name: 'day-abbreviation',
+    pattern: new RegExp(`(?<=(?:[Dd]u|[Aa]u|[Ll]e|et|,) )${DAY}(?=[\\s,;:)]|$)`, 'giu'),
+    replace: (m) => dayName(m[1]),
+  },
+  {
+    // A month abbreviation only in a date ("3 nov.", "nov. 2026"): "nous sommes sept." is a number.
+    name: 'month-abbreviation',
+    pattern: new RegExp(
+      `(?<=\\p{N} )(${MONTHS_SHORT})\\.|(?<![\\p{L}])(${MONTHS_SHORT})\\.(?= \\p{N})`,
+      'giu',
+    ),
+    replace: (m) => MONTH_ABBREVIATIONS[(m[1] ?? m[2] ?? '').toLowerCase()] ?? m[0],
+  },
+  {
+    // "8h-17h", "8 h 30 – 12 h": a range of clock times, "de huit heures à dix-sept heures".
+    name: 'time-range',
+    pattern:
+      /(?<![\p{L}\p{N}])(?:([Dd]e) )?(\d{1,2} ?h(?: ?[0-5]\d)?) ?[-–] ?(\d{1,2} ?h(?: ?[0-5]\d)?)(?![\p{L}\p{N}])/gu,
+    replace: (m) => `${m[1] ?? 'de'} ${m[2]} à ${m[3]}`,
+  },
+  {
+    name: 'unit',
+    pattern: new RegExp(
+      `(?<![\\p{L}\\p{N}.,])(\\d+(?:,\\d+)?) ?(${Object.keys(UNITS)
+        .sort((a, b) => b.length - a.length)
+        .join('|')})(?![\\p{L}\\p{N}'’])`,
+      'gu',
+    ),
+    replace: (m) => {
+      const [one, many] = UNITS[m[2] ?? ''] ?? ['', ''];
+      const value = Number((m[1] ?? '').replace(',', '.'));
+      if (value < 2) return value === 1 ? `un ${one}` : `${m[1]} ${one}`;
+      return `${m[1]} ${many}`;
+    },
+  },
   {
     name: 'date-after-article',
     pattern: new RegExp(`(?<![\\p{L}])([Ll]e|[Dd]u|[Aa]u) (${NUMERIC_DATE_SOURCE})(?![.,/-]?\\p{N})`, 'gu'),

@@ -13,12 +13,15 @@ interface CurrencyNouns {
   readonly plural: string;
   /** The hundredth, said alone only when there is no whole unit ("cinquante centimes"). */
   readonly hundredth?: string;
+  /** The hundredth's plural when it is not the singular with an s ("pence"). */
+  readonly hundredths?: string;
 }
 
 const NOUNS: Readonly<Record<CurrencyCode, CurrencyNouns>> = {
   RWF: { singular: 'franc rwandais', plural: 'francs rwandais' },
   USD: { singular: 'dollar', plural: 'dollars', hundredth: 'cent' },
   EUR: { singular: 'euro', plural: 'euros', hundredth: 'centime' },
+  GBP: { singular: 'livre sterling', plural: 'livres sterling', hundredth: 'penny', hundredths: 'pence' },
 };
 
 /** "un million de francs", "deux milliards d'euros": a round million is a noun taking "de". */
@@ -28,7 +31,7 @@ function amount(words: string, integer: number, noun: string): string {
 }
 
 function frenchMoney(integer: number, fractionDigits: string, currency: CurrencyCode): string {
-  const { singular, plural, hundredth } = NOUNS[currency];
+  const { singular, plural, hundredth, hundredths } = NOUNS[currency];
   // French puts the singular below two: "un franc", "un virgule cinq franc".
   const noun = (value: number) => (Math.abs(value) < 2 ? singular : plural);
   const whole = amount(frenchCardinal(integer), integer, noun(integer));
@@ -38,7 +41,8 @@ function frenchMoney(integer: number, fractionDigits: string, currency: Currency
     return amount(frenchDecimal(integer, fractionDigits), integer, noun(value));
   }
   const centimes = Number(fractionDigits.padEnd(2, '0'));
-  if (integer === 0) return `${frenchCardinal(centimes)} ${hundredth}${centimes > 1 ? 's' : ''}`;
+  if (integer === 0)
+    return `${frenchCardinal(centimes)} ${centimes > 1 ? (hundredths ?? `${hundredth}s`) : hundredth}`;
   // Spoken French leaves the hundredths unnamed: "douze dollars cinquante".
   return `${whole} ${frenchCardinal(centimes)}`;
 }

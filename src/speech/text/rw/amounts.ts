@@ -27,6 +27,7 @@ const CURRENCIES: Readonly<Record<CurrencyCode, Currency>> = {
   RWF: { one: 'ifaranga', many: 'amafaranga' },
   USD: { one: 'idolari', many: 'amadolari' },
   EUR: { one: 'iyero', many: 'amayero' },
+  GBP: { one: 'ipawundi', many: 'amapawundi' },
 };
 
 function countOf(currency: Currency, n: number): string {

@@ -201,6 +201,26 @@ describe('English normalisation', () => {
     ]);
   });
 
+  describe('pounds, the minus sign and temperatures', () => {
+    // Bank of England, "Our banknotes" (pound, pence); The Economist Style Guide, "Currencies"
+    // (£ before the amount, GBP in tables); Unicode's MINUS SIGN (U+2212) is the minus of
+    // typeset text; NIST SP 811, 7.2 ("25 °C": degrees Celsius, the scale named).
+    check([
+      ['£50', 'fifty pounds'],
+      ['£1', 'one pound'],
+      ['£5.50', 'five pounds and fifty pence'],
+      ['£0.01', 'one penny'],
+      ['GBP 20', 'twenty pounds'],
+      ['20 GBP', 'twenty pounds'],
+      ['\u221220 dollars', 'minus twenty dollars'],
+      ['\u2212$5', 'minus five dollars'],
+      ['25°C', 'twenty-five degrees Celsius'],
+      ['-3 °C', 'minus three degrees Celsius'],
+      ['98.6°F', 'ninety-eight point six degrees Fahrenheit'],
+      ['1°C', 'one degree Celsius'],
+    ]);
+  });
+
   describe('sentences', () => {
     check([
       [

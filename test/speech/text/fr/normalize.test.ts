@@ -146,6 +146,99 @@ describe('French normalisation', () => {
     ]);
   });
 
+  describe('un and une with the noun counted', () => {
+    // Académie française, "Dire, ne pas dire" ("vingt et une pages"); OQLF, BDL, "Accord de un
+    // dans les numéraux": un becomes une before a feminine noun, alone or at the end of a number.
+    check([
+      ['il reste 1 place', 'il reste une place'],
+      ['21 personnes', 'vingt et une personnes'],
+      ['31 nuits', 'trente et une nuits'],
+      ['41 chambres', 'quarante et une chambres'],
+      ['81 pages', 'quatre-vingt-une pages'],
+      ['1 consultation', 'une consultation'],
+      ['1 fois par jour', 'une fois par jour'],
+      ['101 ordonnances', 'cent une ordonnances'],
+      ['1 médecin', 'un médecin'],
+      ['11 places', 'onze places'],
+      ['21 jours', 'vingt et un jours'],
+    ]);
+  });
+
+  describe('Roman centuries', () => {
+    // BDL, "Siècle": les siècles s'écrivent en chiffres romains (XXIe siècle) et se lisent comme
+    // des ordinaux; Ier et Ire pour le premier.
+    check([
+      ['au XXIe siècle', 'au vingt et unième siècle'],
+      ['le XIXe siècle', 'le dix-neuvième siècle'],
+      ['au Ier siècle', 'au premier siècle'],
+      ['le IIIe millénaire', 'le troisième millénaire'],
+      ['les XVe et XVIe siècles', 'les XVe et seizième siècles'],
+    ]);
+  });
+
+  describe('abbreviations of days and months', () => {
+    // BDL, "Abréviations des noms de mois" (janv., févr., avr., juil., sept., oct., nov., déc.)
+    // and "Abréviations des noms de jours" (lun., mar., mer., jeu., ven., sam., dim.). Read in a
+    // date or where a day is expected only: "la mer." is the sea, "nous sommes sept." a number.
+    check([
+      ['le 3 nov. 2026', 'le trois novembre deux mille vingt-six'],
+      ['en janv. 2027', 'en janvier deux mille vingt-sept'],
+      ['le 14 févr.', 'le quatorze février'],
+      ['lun.-ven.', 'du lundi au vendredi'],
+      ['ouvert du lun. au sam.', 'ouvert du lundi au samedi'],
+      ['le sam. matin', 'le samedi matin'],
+      ['Nous allons à la mer.', 'Nous allons à la mer.'],
+      ['Nous sommes sept.', 'Nous sommes sept.'],
+    ]);
+  });
+
+  describe('ranges of clock times', () => {
+    // BDL, "Heure": de 8 h à 17 h; a dash between two times is read "de ... à".
+    check([
+      ['8h-17h', 'de huit heures à dix-sept heures'],
+      ['de 8h30-12h', 'de huit heures trente à midi'],
+      ['ouvert 7 h – 19 h', 'ouvert de sept heures à dix-neuf heures'],
+    ]);
+  });
+
+  describe('units and temperatures', () => {
+    // BDL, "Symboles des unités de mesure" (L ou l, mL, g, mg, m) and "Degré Celsius"; a unit
+    // takes the singular below two ("1,5 litre").
+    check([
+      ['2 L', 'deux litres'],
+      ["1 L d'eau", "un litre d'eau"],
+      ['1,5 L', 'un virgule cinq litre'],
+      ['500 mL', 'cinq cents millilitres'],
+      ['250 mg', 'deux cent cinquante milligrammes'],
+      ['10 g', 'dix grammes'],
+      ['100 m', 'cent mètres'],
+      ['25 °C', 'vingt-cinq degrés Celsius'],
+      ['-3 °C', 'moins trois degrés Celsius'],
+      ['1,5 °C', 'un virgule cinq degré Celsius'],
+      ["L'hôpital", "L'hôpital"],
+    ]);
+  });
+
+  describe('e-mail and web addresses', () => {
+    // BDL, "Arobase" (contact arobase exemple point com), "Point" and "Tiret"; "www" said "trois
+    // double vé"; a part of three letters or fewer spelled letter by letter (rdv), as in English.
+    check([
+      ['contact@clinique.rw', 'contact arobase clinique point erre double vé'],
+      ['rdv@ijwi-sante.com', 'erre dé vé arobase ijwi tiret sante point com'],
+      ['www.ijwi.rw', 'trois double vé point ijwi point erre double vé'],
+      ['accueil_kigali@gov.rw', 'accueil tiret bas kigali arobase gov point erre double vé'],
+    ]);
+  });
+
+  describe('pounds sterling', () => {
+    // BDL, "Livre sterling": livre(s) sterling; the hundredth is the penny, plural pence.
+    check([
+      ['5 £', 'cinq livres sterling'],
+      ['GBP 20', 'vingt livres sterling'],
+      ['0,50 £', 'cinquante pence'],
+    ]);
+  });
+
   describe('sentences', () => {
     check([
       [
