@@ -40,13 +40,33 @@
 /**
  * Which agreement the last units digit takes. Kinyarwanda numerals 1-7 agree with the noun they count
  * (8 umunani, 9 icyenda and 10 icumi do not); `counting` is the bare form used when counting aloud.
+ * Each row is a plural class with its singular's form for 1 (French Wikibooks' agreement table;
+ * Kimenyi, "A Relational Grammar of Kinyarwanda", 1980, and Overdulve, "Apprendre la langue
+ * rwanda", 1975, for the classes: the numeral takes the class's concord prefix, ba-, i-, a-, bi-,
+ * e-/zi-, tu-/du- (Dahl's law before a voiceless consonant), ha-).
  * - `counting`: rimwe, kabiri, gatatu... (no noun)
+ * - `class2`: umu-/aba- people: umwe, babiri, batatu...
  * - `class4`: umu-/imi- nouns such as iminota (minutes): umwe, ibiri, itatu...
- * - `class6`: ama- nouns such as amafaranga (francs): rimwe, abiri, atatu...
+ * - `class6`: (i)ri-/ama- nouns such as amafaranga (francs): rimwe, abiri, atatu...
  * - `class8`: iki-/ibi- nouns such as ibihumbi (thousands), ibiro (kilograms): kimwe, bibiri, bitatu...
- * - `class10`: in-/i- nouns such as miliyoni, itariki: imwe, ebyiri, eshatu...
+ * - `class10`: in-/in- nouns such as miliyoni, itariki, imodoka: imwe, ebyiri, eshatu...
+ * - `class11`: uru- nouns (plural in-, class 10): rumwe, ebyiri...
+ * - `class13`: aka-/utu- nouns: kamwe, tubiri, dutatu...
+ * - `class14`, `class15`: ubu-, uku- nouns (plural ama-, class 6): bumwe, kumwe, then abiri...
+ * - `class16`: aha- (places): hamwe, habiri, hatatu...
  */
-export type Agreement = 'counting' | 'class4' | 'class6' | 'class8' | 'class10';
+export type Agreement =
+  | 'counting'
+  | 'class2'
+  | 'class4'
+  | 'class6'
+  | 'class8'
+  | 'class10'
+  | 'class11'
+  | 'class13'
+  | 'class14'
+  | 'class15'
+  | 'class16';
 
 // Index 0 is unused: a zero units digit is never spoken inside a number.
 const UNITS: Readonly<Record<Agreement, readonly string[]>> = {
@@ -67,6 +87,12 @@ const UNITS: Readonly<Record<Agreement, readonly string[]>> = {
   class6: ['', 'rimwe', 'abiri', 'atatu', 'ane', 'atanu', 'atandatu', 'arindwi', 'umunani', 'icyenda'],
   class8: ['', 'kimwe', 'bibiri', 'bitatu', 'bine', 'bitanu', 'bitandatu', 'birindwi', 'umunani', 'icyenda'],
   class10: ['', 'imwe', 'ebyiri', 'eshatu', 'enye', 'eshanu', 'esheshatu', 'zirindwi', 'umunani', 'icyenda'],
+  class2: ['', 'umwe', 'babiri', 'batatu', 'bane', 'batanu', 'batandatu', 'barindwi', 'umunani', 'icyenda'],
+  class11: ['', 'rumwe', 'ebyiri', 'eshatu', 'enye', 'eshanu', 'esheshatu', 'zirindwi', 'umunani', 'icyenda'],
+  class13: ['', 'kamwe', 'tubiri', 'dutatu', 'tune', 'dutanu', 'dutandatu', 'turindwi', 'umunani', 'icyenda'],
+  class14: ['', 'bumwe', 'abiri', 'atatu', 'ane', 'atanu', 'atandatu', 'arindwi', 'umunani', 'icyenda'],
+  class15: ['', 'kumwe', 'abiri', 'atatu', 'ane', 'atanu', 'atandatu', 'arindwi', 'umunani', 'icyenda'],
+  class16: ['', 'hamwe', 'habiri', 'hatatu', 'hane', 'hatanu', 'hatandatu', 'harindwi', 'umunani', 'icyenda'],
 };
 
 // Tens agree with mirongo (class 4, i- prefix): mirongo inani, mirongo icyenda. 20 is fused.

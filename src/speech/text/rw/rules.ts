@@ -1,6 +1,7 @@
 import type { NormalizationRule } from '../verbalizer.ts';
 import { decimalWords } from './amounts.ts';
 import { dateWords, dayOfMonth, monthNumber, yearPhrase } from './dates.ts';
+import { nounAgreement } from './noun-classes.ts';
 import { type Agreement, cardinal, link, ordinal } from './numbers.ts';
 import { timeWords } from './time.ts';
 
@@ -97,27 +98,22 @@ const connectiveOrdinal: NormalizationRule = {
   },
 };
 
-// Nouns written before an amount take the agreement of their class (amafaranga atanu, ibiro bitanu).
-const AMOUNT_NOUNS: Readonly<Record<string, Agreement>> = {
-  amafaranga: 'class6',
-  amadolari: 'class6',
-  amayero: 'class6',
-  ibiro: 'class8',
-  ibirometero: 'class8',
-  iminota: 'class4',
-  imyaka: 'class4',
-};
-
 const nounThenAmount: NormalizationRule = {
   name: 'amount-after-noun',
-  // "amafaranga 5", "imyaka 25": the number follows its noun and agrees with it.
+  // "amafaranga 5", "abantu 3", "inzu 2": a number after a noun agrees with the noun's class
+  // (amafaranga atanu, abantu batatu, inzu ebyiri). After a singular noun only 1 agrees (umuntu
+  // umwe); another number there is a label ("icyumba 5", room 5) and keeps its counting form, as
+  // does a number after a word of no known class.
   pattern: new RegExp(
-    String.raw`\b(${Object.keys(AMOUNT_NOUNS).join('|')})\s+(${WHOLE})\b(?![.,]\d)(?!\s*(?:%|frw\b|rwf\b|usd\b|eur\b|[$€]))`,
+    String.raw`(?<![\p{L}])(\p{L}+)\s+(${WHOLE})\b(?![.,]\d)(?!\s*(?:%|frw\b|rwf\b|usd\b|eur\b|gbp\b|[$€£]))`,
     'giu',
   ),
   replace(match) {
-    const [, noun = '', amount = ''] = match;
-    return `${noun} ${cardinal(wholeNumber(amount), AMOUNT_NOUNS[noun.toLowerCase()] ?? 'counting')}`;
+    const [whole, noun = '', amount = ''] = match;
+    const agreement = nounAgreement(noun);
+    const n = wholeNumber(amount);
+    if (agreement === undefined || (agreement.singular && n !== 1)) return whole;
+    return `${noun} ${cardinal(n, agreement.agreement)}`;
   },
 };
 

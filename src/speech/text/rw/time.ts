@@ -1,14 +1,15 @@
 import { cardinal } from './numbers.ts';
 
 // Hours are counted from sunrise (East African time): 07:00 is the first hour, "saa moya".
-// Names follow NeMo's Kinyarwanda hours.tsv and Harvard ELIAS unit 3, with "ine" for 10:00 (both
-// "saa ine" and "saa yine" are written; ine is the numeral's own spelling).
+// Names follow NeMo's Kinyarwanda hours.tsv and Harvard ELIAS unit 3. 10:00 is "saa yine": after
+// saa the numeral takes the glide, as Rwandan press writes it ("saa yine za mu gitondo"); the bare
+// numeral's spelling "ine" was used before and was heard as wrong by a Rwandan reviewer.
 const HOURS = [
   "kumi n'ebyiri",
   'moya',
   'mbiri',
   'tatu',
-  'ine',
+  'yine',
   'tanu',
   'sita',
   'saba',

@@ -86,6 +86,109 @@ describe('Kinyarwanda normalisation: clock times', () => {
   ]);
 });
 
+describe('Kinyarwanda normalisation: the Rwandan clock, hour by hour', () => {
+  // Every hour name after saa (Harvard ELIAS unit 3; NeMo rw hours.tsv): the first hour is 07:00,
+  // saa moya; 10:00 and 22:00 are saa yine.
+  table([
+    ['07:00', 'saa moya za mu gitondo'],
+    ['08:00', 'saa mbiri za mu gitondo'],
+    ['09:00', 'saa tatu za mu gitondo'],
+    ['10:00', 'saa yine za mu gitondo'],
+    ['11:00', "saa tanu z'amanywa"],
+    ['12:00', "saa sita z'amanywa"],
+    ['13:00', "saa saba z'amanywa"],
+    ['14:00', "saa munani z'amanywa"],
+    ['15:00', "saa cyenda z'amanywa"],
+    ['16:00', "saa kumi z'umugoroba"],
+    ['17:00', "saa kumi n'imwe z'umugoroba"],
+    ['18:00', "saa kumi n'ebyiri z'umugoroba"],
+    ['22:00', "saa yine z'ijoro"],
+    ['10:30', "saa yine n'igice za mu gitondo"],
+  ]);
+});
+
+describe('Kinyarwanda normalisation: a number agrees with the noun it counts', () => {
+  // The numeral takes its noun's class concord (French Wikibooks, "Enseignement du kinyarwanda –
+  // Nombres", agreement table; Kimenyi 1980 and Overdulve 1975 for the classes); only the units
+  // digit of a larger number agrees ("ibiyaga makumyabiri na bitatu", Kinyarwanda Wikipedia).
+  // After a singular noun only 1 agrees: another number there is a label (icyumba 5, room 5).
+  table([
+    // Class 1/2: people.
+    ['umuntu 1', 'umuntu umwe'],
+    ['umwana 1', 'umwana umwe'],
+    ['abantu 2', 'abantu babiri'],
+    ['abantu 3', 'abantu batatu'],
+    ['abana 4', 'abana bane'],
+    ['abana 5', 'abana batanu'],
+    ['abaganga 6', 'abaganga batandatu'],
+    ['abarwayi 7', 'abarwayi barindwi'],
+    ['abakozi 8', 'abakozi umunani'],
+    ['abantu 12', 'abantu cumi na babiri'],
+    ['abantu 21', "abantu makumyabiri n'umwe"],
+    ['abantu 32', 'abantu mirongo itatu na babiri'],
+    // Class 3/4: days, years, minutes, medicines.
+    ['umunsi 1', 'umunsi umwe'],
+    ['iminsi 2', 'iminsi ibiri'],
+    ['iminsi 3', 'iminsi itatu'],
+    ['iminsi 14', "iminsi cumi n'ine"],
+    ['imyaka 5', 'imyaka itanu'],
+    ['imiti 6', 'imiti itandatu'],
+    ['iminota 45', "iminota mirongo ine n'itanu"],
+    // Class 5/6: houses (amazu), hours, months, francs.
+    ['ifaranga 1', 'ifaranga rimwe'],
+    ['ishuri 1', 'ishuri rimwe'],
+    ['amazu 2', 'amazu abiri'],
+    ['amazu 4', 'amazu ane'],
+    ['amasaha 2', 'amasaha abiri'],
+    ['amasaha 24', "amasaha makumyabiri n'ane"],
+    ['amezi 3', 'amezi atatu'],
+    ['amezi 6', 'amezi atandatu'],
+    ['amafaranga 5', 'amafaranga atanu'],
+    // Class 7/8: books, rooms, weeks.
+    ['igitabo 1', 'igitabo kimwe'],
+    ['icyumba 1', 'icyumba kimwe'],
+    ['ibitabo 2', 'ibitabo bibiri'],
+    ['ibitabo 5', 'ibitabo bitanu'],
+    ['ibyumba 3', 'ibyumba bitatu'],
+    ['ibyumweru 2', 'ibyumweru bibiri'],
+    ['ibyumba 23', 'ibyumba makumyabiri na bitatu'],
+    // Class 9/10: houses (inzu), cars, cows, chairs, hours (isaha), dates.
+    ['inzu 1', 'inzu imwe'],
+    ['inzu 2', 'inzu ebyiri'],
+    ['imodoka 1', 'imodoka imwe'],
+    ['imodoka 2', 'imodoka ebyiri'],
+    ['imodoka 3', 'imodoka eshatu'],
+    ['inka 4', 'inka enye'],
+    ['intebe 5', 'intebe eshanu'],
+    ['intebe 6', 'intebe esheshatu'],
+    ['imbwa 7', 'imbwa zirindwi'],
+    ['isaha 1', 'isaha imwe'],
+    ['inzu 11', "inzu cumi n'imwe"],
+    // Class 11: uru-.
+    ['urugo 1', 'urugo rumwe'],
+    ['urupapuro 1', 'urupapuro rumwe'],
+    // Class 12/13: small things.
+    ['akana 1', 'akana kamwe'],
+    ['utwana 2', 'utwana tubiri'],
+    ['utuntu 3', 'utuntu dutatu'],
+    ['utuntu 4', 'utuntu tune'],
+    ['utuntu 5', 'utuntu dutanu'],
+    // Class 14 and 15.
+    ['ubwato 1', 'ubwato bumwe'],
+    ['ukwezi 1', 'ukwezi kumwe'],
+    ['ukuboko 1', 'ukuboko kumwe'],
+    // Class 16: places.
+    ['ahantu 2', 'ahantu habiri'],
+    ['ahantu 3', 'ahantu hatatu'],
+    // Labels and words of no known class keep the counting form.
+    ['icyumba 5', 'icyumba gatanu'],
+    ['umurongo 3', 'umurongo gatatu'],
+    ['nomero 5', 'nomero gatanu'],
+    ['Ni 5.', 'Ni gatanu.'],
+    ['Abana 3 baje.', 'Abana batatu baje.'],
+  ]);
+});
+
 describe('Kinyarwanda normalisation: dates', () => {
   // Month names: CLDR rw; date shape "tariki 09 Gicurasi 2020" (kigalitoday.com), "tariki ya 17 Ukuboza
   // 2015" (yegob.rw); years after umwaka with elision, "mu mwaka w'1994" (kigalitoday.com); itariki
