@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import { type FreshCall, freshBurst, freshResults } from './fresh-burst-run.ts';
 import {
   benchAgent,
   type CallTarget,
@@ -12,6 +13,7 @@ import { type LiveHttp, liveCall, liveResults } from './live.ts';
 import {
   type BurstHttp,
   type FileHttp,
+  type FreshBurstHttp,
   firstByteByEngine,
   type HangUpHttp,
   type HttpResults,
@@ -155,6 +157,39 @@ class Load {
     return steps;
   }
 
+  /**
+   * Bursts of fresh calls as a platform opening many calls at 9 a.m. makes them: each round in a new
+   * process (new connections), one key per call, then the same texts to the naive peer.
+   */
+  async freshBursts(): Promise<FreshBurstHttp[]> {
+    const results: FreshBurstHttp[] = [];
+    for (const size of this.#plan.settings.freshBurstSizes) {
+      const ijwi: FreshCall[] = [];
+      const peer: FreshCall[] = [];
+      for (let r = 0; r < this.#plan.settings.burstRepeats; r++) {
+        const turns = Array.from(
+          { length: size },
+          (_, i) => this.#turns[(r * size + i) % this.#turns.length] as Turn,
+        );
+        tell({ type: 'phase', name: `fresh burst ${size}` });
+        const keys = turns.map(() => this.target().key);
+        ijwi.push(
+          ...(await freshBurst({ type: 'fresh-burst', base: this.#plan.base, keys, turns, target: 'ijwi' })),
+        );
+        await sleep(SETTLE_MS);
+        if (this.#plan.peerBase !== undefined) {
+          tell({ type: 'phase', name: `peer burst ${size}` });
+          peer.push(
+            ...(await freshBurst({ type: 'fresh-burst', base: this.#plan.peerBase, turns, target: 'peer' })),
+          );
+          await sleep(SETTLE_MS);
+        }
+      }
+      results.push(freshResults(size, this.#plan.settings.burstRepeats, ijwi, peer));
+    }
+    return results;
+  }
+
   /** Live sockets streaming replies word by word, `sockets` at once, per size of the settings. */
   async live(): Promise<LiveHttp[]> {
     const results: LiveHttp[] = [];
@@ -207,6 +242,7 @@ async function run(plan: LoadPlan): Promise<HttpResults> {
   tell({ type: 'phase', name: 'one at a time' });
   const sequential = await load.sequential();
   const bursts = await load.bursts();
+  const freshBursts = await load.freshBursts();
   const { sustainedRates, englishSustainedRates } = plan.settings;
   const sustained = await load.sustained(sustainedRates, turns, 'sustained');
   const english = turns.filter((turn) => turn.language === 'en');
@@ -218,7 +254,7 @@ async function run(plan: LoadPlan): Promise<HttpResults> {
   // the process keeps as its own afterwards; the peaks of the call scenarios come before it.
   tell({ type: 'phase', name: 'file' });
   const files = await load.files();
-  return { sequential, bursts, files, sustained, sustainedEnglish, hangUp, live };
+  return { sequential, bursts, files, sustained, sustainedEnglish, hangUp, live, freshBursts };
 }
 
 process.once('message', (plan: LoadPlan) => {

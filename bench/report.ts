@@ -78,6 +78,9 @@ export function checkTargets(
       .map((s) => `sustained ${s.rate}/s`),
   ];
   const memory = Math.max(...heavy.map((phase) => phases[phase]?.peakMb ?? Number.NaN));
+  const fresh = http.freshBursts.find((b) => b.size === 64);
+  const fresh64 = fresh?.firstByte.p95 ?? Number.NaN;
+  const engine64 = engine.bursts.find((b) => b.size === 64)?.firstAudio.p95 ?? Number.NaN;
   const check = (name: string, target: string, measured: number, met: boolean): TargetCheck => ({
     name,
     target,
@@ -132,6 +135,18 @@ export function checkTargets(
       `<= ${targets.memoryMb}`,
       memory,
       memory <= targets.memoryMb,
+    ),
+    check(
+      "fresh burst of 64: first byte p95 vs the peer's whole file p95",
+      `<= ${targets.freshVsPeer}x`,
+      fresh64 / (fresh?.peer?.wholeFile.p95 ?? Number.NaN),
+      fresh64 / (fresh?.peer?.wholeFile.p95 ?? Number.NaN) <= targets.freshVsPeer,
+    ),
+    check(
+      "fresh burst of 64: first byte p95 vs the engine's first clause p95",
+      `<= ${targets.freshVsEngine}x`,
+      fresh64 / engine64,
+      fresh64 / engine64 <= targets.freshVsEngine,
     ),
   ];
 }
@@ -287,6 +302,41 @@ export function printReport(report: BenchReport): void {
         fixed(h.afterHangUpTtfb.max),
       ],
     ],
+  );
+
+  console.log(
+    "\nBursts of fresh calls (new connections, fetch, one key per call, mulaw_8k), ms: Ijwi's first byte beside the naive peer's whole file (one espeak-ng process per request) and the raw engine's first clause for a burst of the same size",
+  );
+  printTable(
+    [
+      'calls',
+      'errors',
+      'first byte p50',
+      'p95',
+      'server p95',
+      'last byte p95',
+      'peer file p50',
+      'p95',
+      'engine p95',
+      'vs peer',
+      'vs engine',
+    ],
+    http.freshBursts.map((b) => {
+      const engineP95 = engine.bursts.find((e) => e.size === b.size)?.firstAudio.p95;
+      return [
+        String(b.size),
+        String(b.errors + (b.peer?.errors ?? 0)),
+        fixed(b.firstByte.p50),
+        fixed(b.firstByte.p95),
+        fixed(b.serverTtfa.p95),
+        fixed(b.lastByte.p95),
+        fixed(b.peer?.wholeFile.p50),
+        fixed(b.peer?.wholeFile.p95),
+        fixed(engineP95),
+        ratio(b.firstByte.p95, b.peer?.wholeFile.p95),
+        ratio(b.firstByte.p95, engineP95),
+      ];
+    }),
   );
 
   console.log(

@@ -120,9 +120,25 @@ export interface HttpResults {
   readonly hangUp: HangUpHttp;
   /** Live WebSocket replies fed word by word, per number of sockets at once. */
   readonly live: readonly LiveHttp[];
+  /** Bursts of fresh connections, Ijwi beside the naive peer (one espeak-ng process per request). */
+  readonly freshBursts: readonly FreshBurstHttp[];
 }
 
 /** The plan the bench hands its load generator. */
+/** A burst of fresh calls: Ijwi's first byte, and the naive peer's whole file for the same texts. */
+export interface FreshBurstHttp {
+  readonly size: number;
+  readonly repeats: number;
+  readonly calls: number;
+  readonly errors: number;
+  readonly firstError?: string;
+  readonly firstByte: Percentiles;
+  readonly serverTtfa: Percentiles;
+  readonly lastByte: Percentiles;
+  /** The peer's whole file; undefined when no peer ran (espeak-ng not installed). */
+  readonly peer?: { readonly calls: number; readonly errors: number; readonly wholeFile: Percentiles };
+}
+
 export interface LoadPlan {
   readonly type: 'plan';
   readonly base: string;
@@ -130,6 +146,8 @@ export interface LoadPlan {
   readonly settings: BenchSettings;
   /** Worker threads in the server: how many long streams it takes to occupy them all. */
   readonly poolSize: number;
+  /** The naive peer's address, when it runs. */
+  readonly peerBase?: string;
 }
 
 /** What the load generator tells the bench: the phase it starts (for memory peaks), then results. */

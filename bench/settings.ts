@@ -19,10 +19,17 @@ export interface BenchSettings {
   readonly hangUpRepeats: number;
   /** Live sockets at once, each streaming one reply word by word. */
   readonly liveSockets: readonly number[];
+  /** Calls of the fresh-connection bursts. */
+  readonly freshBurstSizes: readonly number[];
 }
 
 export function benchSettings(quick: boolean): BenchSettings {
-  const common = { burstSizes: [16, 64, 128, 256], fileCharacters: 10_000, liveSockets: [1, 64] };
+  const common = {
+    burstSizes: [16, 64, 128, 256],
+    fileCharacters: 10_000,
+    liveSockets: [1, 64],
+    freshBurstSizes: [64, 128],
+  };
   if (quick) {
     return {
       ...common,
@@ -67,4 +74,8 @@ export const targets = {
   englishSustainedCalls: 60,
   /** English first byte p95 at one call through HTTP against the engine's own first clause. */
   englishOneCallRatio: 2,
+  /** A burst of 64 fresh calls: Ijwi's first byte p95 against the naive peer's whole-file p95. */
+  freshVsPeer: 0.5,
+  /** The same against the raw engine's first clause p95 for a burst of 64. */
+  freshVsEngine: 1.5,
 } as const;
