@@ -16,6 +16,8 @@ export interface ClauseOptions {
 
 export const defaultClauseOptions: ClauseOptions = { firstMaxChars: 60, maxChars: 220 };
 
+/** A first clause shorter than this ("Yes,") is spoken with what follows it. */
+const MIN_FIRST_CLAUSE = 8;
 const SENTENCE = /[^.!?…\n]+(?:[.!?…]+["'”’»)]*|\n+|$)/gu;
 const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 
@@ -23,7 +25,23 @@ const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 export function splitClauses(text: string, options: ClauseOptions = defaultClauseOptions): string[] {
   const chunks: string[] = [];
   const limit = () => (chunks.length === 0 ? options.firstMaxChars : options.maxChars);
-  for (const sentence of pieces(text, SENTENCE)) {
+  for (const whole of pieces(text, SENTENCE)) {
+    let sentence = whole;
+    if (chunks.length === 0) {
+      // The first words are spoken alone up to their first clause mark ("Good morning,"): a call
+      // hears them after the engine has rendered only them, and the mark is a phrase boundary
+      // already, so the cut costs no intonation.
+      const [first, ...rest] = pieces(sentence, CLAUSE);
+      if (
+        first !== undefined &&
+        rest.length > 0 &&
+        first.length >= MIN_FIRST_CLAUSE &&
+        first.length <= limit()
+      ) {
+        chunks.push(first);
+        sentence = rest.join(' ');
+      }
+    }
     if (sentence.length <= limit()) {
       chunks.push(sentence);
       continue;

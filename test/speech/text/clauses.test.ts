@@ -26,6 +26,23 @@ describe('splitClauses', () => {
     );
   });
 
+  it('speaks the first words alone up to their first clause mark, even when the sentence fits', () => {
+    assert.deepEqual(splitClauses('Good morning, thank you for calling.', options), [
+      'Good morning,',
+      'thank you for calling.',
+    ]);
+    assert.deepEqual(
+      splitClauses('Yes, of course.', options),
+      ['Yes, of course.'],
+      'a mark after a short word waits',
+    );
+    assert.deepEqual(
+      splitClauses('Hello there. Good morning, all.', options),
+      ['Hello there.', 'Good morning, all.'],
+      'only the first chunk of the request',
+    );
+  });
+
   it('cuts a long first clause between words, never inside one', () => {
     const text = 'Thank you for calling the Kigali Heights medical reception desk today';
     const chunks = splitClauses(text, options);
