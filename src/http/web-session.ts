@@ -30,6 +30,8 @@ export function formField(request: FastifyRequest, name: string): string {
 export interface CookiePolicy {
   readonly session: string;
   readonly form: string;
+  /** The cookie of a value handed from a POST to the GET after it (a new API key). */
+  readonly flash: string;
   /** Served over TLS: cookies are Secure and take the `__Host-` prefix. */
   readonly secure: boolean;
   /** The origin pages are served from, as browsers send it in `Origin`. */
@@ -44,7 +46,15 @@ export function cookiePolicy(publicBaseUrl: string): CookiePolicy {
   const url = new URL(publicBaseUrl);
   const secure = url.protocol === 'https:';
   const prefix = secure ? '__Host-' : '';
-  return { session: `${prefix}ijwi_session`, form: `${prefix}ijwi_form`, secure, publicOrigin: url.origin };
+  // The flash cookie's Path is /dashboard, which `__Host-` forbids; `__Secure-` still demands TLS.
+  const flash = secure ? '__Secure-ijwi_new_key' : 'ijwi_new_key';
+  return {
+    session: `${prefix}ijwi_session`,
+    form: `${prefix}ijwi_form`,
+    flash,
+    secure,
+    publicOrigin: url.origin,
+  };
 }
 
 const baseCookie = (policy: CookiePolicy) =>
@@ -53,6 +63,20 @@ const baseCookie = (policy: CookiePolicy) =>
 /** Sets the session cookie for a session just started. */
 export function setSessionCookie(reply: FastifyReply, policy: CookiePolicy, token: string): void {
   reply.setCookie(policy.session, token, { ...baseCookie(policy), maxAge: SESSION_LIFETIME_MS / 1000 });
+}
+
+/**
+ * The cookie that carries a sealed value from a POST to the GET it redirects to (`sealed-flash.ts`):
+ * only to the dashboard, for two minutes, never sent by another site's request.
+ */
+export function flashCookie(policy: CookiePolicy) {
+  return {
+    path: '/dashboard',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: policy.secure,
+    maxAge: 120,
+  } as const;
 }
 
 export function clearSessionCookie(reply: FastifyReply, policy: CookiePolicy): void {

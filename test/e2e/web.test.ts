@@ -160,10 +160,13 @@ describe('the website in a browser', {
     await page.getByRole('button', { name: 'Copy' }).click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), apiKey);
     await shot('dashboard-new-key');
-    await page.goto(`${base}/dashboard`);
+    // Post/redirect/get: reloading the page shows no key and creates none.
+    assert.match(page.url(), /\/dashboard\?notice=key_created/);
+    await page.reload();
     const content = await page.content();
     assert.ok(!content.includes(apiKey), 'the key is not shown again');
     assert.ok(content.includes(`ijwi_sk_…${apiKey.slice(-4)}`));
+    assert.equal((content.match(/ijwi_sk_…/g) ?? []).length, 1, 'one key, however often it reloads');
   });
 
   it('calls the API with the key', async () => {

@@ -103,8 +103,10 @@ describe('web pages', () => {
     it('shows a new key once, then only its hint', async () => {
       const browser = await signedIn();
       const _csrf = await browser.formToken('/dashboard');
-      const created = await browser.post('/dashboard/keys', { _csrf, name: 'receptionist' });
-      assert.equal(created.statusCode, 201);
+      const posted = await browser.post('/dashboard/keys', { _csrf, name: 'receptionist' });
+      assert.equal(posted.statusCode, 303, 'post/redirect/get');
+      assert.equal(posted.headers.location, '/dashboard?notice=key_created#keys-title');
+      const created = await browser.get('/dashboard?notice=key_created');
       assert.equal(created.headers['cache-control'], 'no-store');
       const key =
         /id="new-key-value" class="key-value" type="text" readonly value="(ijwi_sk_[A-Za-z0-9]+)"/.exec(
@@ -112,8 +114,9 @@ describe('web pages', () => {
         )?.[1];
       assert.ok(key, 'the key is on the page');
       assert.ok((await web.accounts.authenticate(key)).ok);
-      const later = await browser.get('/dashboard');
-      assert.ok(!later.body.includes(key), 'not shown again');
+      const later = await browser.get('/dashboard?notice=key_created');
+      assert.ok(!later.body.includes(key), 'not shown again, even on a reload of the same page');
+      assert.ok(later.body.includes('shown once'), 'the notice says it was shown once');
       assert.ok(later.body.includes(`ijwi_sk_…${key.slice(-4)}`), 'the hint is listed');
       assert.ok(later.body.includes('receptionist'));
     });
@@ -121,7 +124,8 @@ describe('web pages', () => {
     it('revokes a key from the dashboard', async () => {
       const browser = await signedIn();
       const _csrf = await browser.formToken('/dashboard');
-      const created = await browser.post('/dashboard/keys', { _csrf, name: 'old' });
+      await browser.post('/dashboard/keys', { _csrf, name: 'old' });
+      const created = await browser.get('/dashboard');
       const key = /value="(ijwi_sk_[A-Za-z0-9]+)"/.exec(created.body)?.[1] ?? '';
       const action = /action="(\/dashboard\/keys\/key_[A-Za-z0-9]+\/revoke)"/.exec(created.body)?.[1] ?? '';
       const revoked = await browser.post(action, { _csrf });
@@ -156,10 +160,22 @@ describe('web pages', () => {
   });
 
   describe('security', () => {
+    it('hands a new key to the next page sealed for its session only, in a cookie no other site sends', async () => {
+      const owner = await signedIn();
+      await owner.post('/dashboard/keys', { _csrf: await owner.formToken('/dashboard'), name: 'sealed' });
+      const [name, sealed] = [...owner.cookies].find(([cookie]) => cookie.includes('new_key')) ?? ['', ''];
+      assert.ok(sealed.length > 0 && !sealed.includes('ijwi_sk_'), 'the key is not readable in the cookie');
+      const thief = await signedIn();
+      thief.cookies.set(name, sealed);
+      const stolen = await thief.get('/dashboard?notice=key_created');
+      assert.ok(!/value="ijwi_sk_/.test(stolen.body), 'another session cannot open it');
+    });
+
     it('cannot revoke another account’s key', async () => {
       const owner = await signedIn();
       const ownerToken = await owner.formToken('/dashboard');
-      const created = await owner.post('/dashboard/keys', { _csrf: ownerToken, name: 'theirs' });
+      await owner.post('/dashboard/keys', { _csrf: ownerToken, name: 'theirs' });
+      const created = await owner.get('/dashboard');
       const key = /value="(ijwi_sk_[A-Za-z0-9]+)"/.exec(created.body)?.[1] ?? '';
       const action = /action="(\/dashboard\/keys\/key_[A-Za-z0-9]+\/revoke)"/.exec(created.body)?.[1] ?? '';
       const other = await signedIn();

@@ -1,13 +1,16 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
 import { type DashboardNotice, type DashboardPageOptions, dashboardPage } from '../../web/pages/dashboard.ts';
 import { sendPage } from '../page-headers.ts';
+import { openFlash, sealFlash } from '../sealed-flash.ts';
 import type { WebContext } from '../web.ts';
-import { formField, sessionOrSignIn } from '../web-session.ts';
+import { flashCookie, formField, sessionOrSignIn } from '../web-session.ts';
 
 // The usage table shows the newest entries; a busy account's full history is an export for later.
 const LEDGER_ROWS = 50;
-const NOTICES: readonly DashboardNotice[] = ['welcome', 'key_revoked', 'key_not_found'];
+const NOTICES: readonly DashboardNotice[] = ['welcome', 'key_created', 'key_revoked', 'key_not_found'];
+/** The purpose a new key is sealed for, so no other sealed value can be opened as one. */
+const NEW_KEY = 'new-api-key';
 
 /** GET /dashboard, and the key forms: POST /dashboard/keys (create) and POST /dashboard/keys/:id/revoke. */
 export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, context) => {
@@ -48,17 +51,40 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
     if (!session) return reply;
     const { notice } = request.query as { notice?: unknown };
     const known = NOTICES.find((n) => n === notice);
-    return render(reply, session, known ? { notice: known } : {});
+    const newKey = takeNewKey(request, reply);
+    return render(reply, session, { ...(known ? { notice: known } : {}), ...(newKey ? { newKey } : {}) });
   });
 
-  // The key is in this response only: no redirect, since a redirect would need it stored somewhere.
+  /** The key a POST just created, shown once: the flash cookie is opened and cleared. */
+  const takeNewKey = (request: FastifyRequest, reply: FastifyReply) => {
+    const sealed = request.cookies[context.cookies.flash];
+    const token = request.cookies[context.cookies.session];
+    if (sealed === undefined) return undefined;
+    reply.clearCookie(context.cookies.flash, flashCookie(context.cookies));
+    const opened = token === undefined ? undefined : openFlash(sealed, token, NEW_KEY);
+    if (opened === undefined) return undefined;
+    const { key, name } = JSON.parse(opened) as { key: string; name: string | null };
+    return { key, name };
+  };
+
+  // Post/redirect/get: the new key goes to the page after the redirect sealed in a short-lived
+  // cookie (`sealed-flash.ts`), so a reload or the back button shows it at most once and never
+  // creates a second key.
   app.post('/dashboard/keys', async (request, reply) => {
     const session = sessionOrSignIn(request, reply);
     if (!session) return reply;
     const name = formField(request, 'name');
     const created = await context.accounts.createKey(session.user.accountId, { name });
-    if (created.ok)
-      return render(reply, session, { newKey: { key: created.key, name: created.record.name } }, 201);
+    const token = request.cookies[context.cookies.session] ?? '';
+    if (created.ok) {
+      const sealed = sealFlash(
+        JSON.stringify({ key: created.key, name: created.record.name }),
+        token,
+        NEW_KEY,
+      );
+      reply.setCookie(context.cookies.flash, sealed, flashCookie(context.cookies));
+      return reply.redirect('/dashboard?notice=key_created#keys-title', 303);
+    }
     const keyError =
       created.code === 'invalid_name' ? `${created.message}.` : 'The key could not be created.';
     return render(reply, session, { keyError }, 400);

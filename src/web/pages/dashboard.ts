@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { page, type Viewer } from '../layout.ts';
 
 /** Messages the dashboard shows after a redirect. */
-export type DashboardNotice = 'welcome' | 'key_revoked' | 'key_not_found';
+export type DashboardNotice = 'welcome' | 'key_created' | 'key_revoked' | 'key_not_found';
 
 export interface DashboardPageOptions {
   readonly viewer: Extract<Viewer, { kind: 'user' }>;
@@ -30,6 +30,10 @@ const NOTICES: Readonly<
   welcome: {
     kind: 'success',
     text: 'Welcome to Ijwi! Try the voices in the studio, or create an API key below to call the API.',
+  },
+  key_created: {
+    kind: 'success',
+    text: 'The key was created and shown once. If you did not copy it, revoke it and create another.',
   },
   key_revoked: { kind: 'success', text: 'The key is revoked: requests that use it now get 401.' },
   key_not_found: { kind: 'error', text: 'That key does not exist or is already revoked.' },
@@ -124,7 +128,9 @@ function usageTable(ledger: readonly LedgerEntry[]): SafeHtml {
 
 /** The account dashboard: balance, free generations, API keys and usage. */
 export function dashboardPage(options: DashboardPageOptions): SafeHtml {
-  const notice = options.notice ? NOTICES[options.notice] : undefined;
+  // With the new key on the page, its panel says everything the notice would.
+  const shown = options.notice === 'key_created' && options.newKey ? undefined : options.notice;
+  const notice = shown ? NOTICES[shown] : undefined;
   const main = html`<section class="page-head">
   <div class="container page-head-inner">
     <div>
