@@ -14,10 +14,13 @@ import {
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
+import { sendPage } from './page-headers.ts';
+import { prefersHtml } from './prefers-html.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
 import {
@@ -127,6 +130,13 @@ function internalError(error: unknown, request: FastifyRequest): ApiError {
 
 function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  // A browser asking for a page gets the site's error page; every API client keeps the JSON body.
+  if (prefersHtml(request) && !reply.sent)
+    return sendPage(
+      reply,
+      errorPage({ status: error.status, message: error.message, requestId: request.id }),
+      error.status,
+    );
   const body = errorBody(error, request.id);
   if (!request.url.startsWith(OPENAI_PREFIX)) return reply.status(error.status).send(body);
   return reply.status(error.status).send({ error: { ...body.error, type: openAiErrorType(error.status) } });

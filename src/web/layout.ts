@@ -91,7 +91,7 @@ ${options.main}
     <ul class="footer-links">
       <li><a href="/api/v1/voices.php">Voices</a></li>
       <li><a href="/docs">API docs</a></li>
-      <li><a href="/api/v1/health.php">Service status</a></li>
+      <li><a href="/status">Service status</a></li>
     </ul>
     <p class="footer-note" lang="rw">Murakoze · <span lang="en">Thank you</span> · <span lang="fr">Merci</span></p>
   </div>

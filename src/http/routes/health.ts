@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CheckResult } from '../../store/check-result.ts';
+import { statusPage } from '../../web/pages/status.ts';
+import { sendPage } from '../page-headers.ts';
 import { type HealthBody, healthRouteSchema } from '../schemas/health.ts';
 
 /**
@@ -49,17 +51,27 @@ async function runCheck(check: HealthCheck): Promise<CheckState> {
  * out for a Redis outage would turn a fail-open design into a full outage.
  */
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
-  app.get('/api/v1/health.php', { schema: healthRouteSchema }, async (_request, reply) => {
+  const status = async () => {
     const names = Object.keys(options.checks);
     const results = await Promise.all(
       names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))),
     );
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i]?.text ?? 'missing']));
-    const ready = results.every((r) => r.serving);
+    return { checks, ready: results.every((r) => r.serving) };
+  };
+
+  app.get('/api/v1/health.php', { schema: healthRouteSchema }, async (_request, reply) => {
+    const { checks, ready } = await status();
     reply.header('Cache-Control', 'no-store');
     const body: HealthBody = ready
       ? { status: 'ready', version: options.version, checks }
       : { status: 'not_ready', version: options.version, checks };
     return reply.status(ready ? 200 : 503).send(body);
+  });
+
+  // The same checks as a page, for the footer's "Service status" link.
+  app.get('/status', { schema: { hide: true } }, async (_request, reply) => {
+    const { checks, ready } = await status();
+    return sendPage(reply, statusPage({ ready, version: options.version, checks }), ready ? 200 : 503);
   });
 };
