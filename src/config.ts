@@ -29,6 +29,9 @@ const schema = z
     // The address clients reach the service at; output_url is built from it.
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    // Where customers write to buy tokens or get help: on the landing page, the dashboard and in
+    // the 402 message. Unset: the pages say to ask the operator of this service.
+    SUPPORT_EMAIL: z.email().max(254).optional(),
     // Unset: the embedded SQLite file in DATA_DIR. Set: PostgreSQL, shared by every instance. An
     // empty value is an error, not "unset": silently falling back to a per-instance file would split
     // the ledger between instances.
@@ -107,6 +110,8 @@ export type Config = Readonly<{
   publicBaseUrl: string;
   /** Absolute; holds the SQLite database (when no DATABASE_URL is set) and the generated files. */
   dataDir: string;
+  /** The operator's contact for customers, or null when none is configured. */
+  supportEmail: string | null;
   /**
    * The database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite file inside the
    * data directory. The URL may carry a password: never log it.
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: data.HOST,
     publicBaseUrl: (data.PUBLIC_BASE_URL ?? localUrl).replace(/\/+$/, ''),
     dataDir: resolve(data.DATA_DIR),
+    supportEmail: data.SUPPORT_EMAIL ?? null,
     database: Object.freeze(
       data.DATABASE_URL === undefined
         ? { kind: 'sqlite' as const, file: resolve(data.DATA_DIR, 'ijwi.sqlite') }

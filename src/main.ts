@@ -3,6 +3,7 @@ import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
 import { LexiconService } from './accounts/lexicons.ts';
 import { SessionService } from './accounts/sessions.ts';
+import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       rateLimit,
       publicBaseUrl: config.publicBaseUrl,
       lexicons,
+      supportEmail: config.supportEmail,
     },
     web: {
       users: new UserService({ users }),
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
       accounts,
       billing,
       lexicons,
+      topUps: new TopUpRequestService(db.topUpRequests, billing),
     },
     logger: { level: config.logLevel },
   });

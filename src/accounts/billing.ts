@@ -352,8 +352,10 @@ export class BillingService {
   /**
    * Credits tokens to an account (operator top-up) as one ledger entry. Refuses fewer than 289
    * tokens (`top_up_below_minimum`), and non-integers or more than a billion (`invalid_tokens`).
+   * With `requestId` (a customer's top-up request) it credits that request at most once: a second
+   * call, concurrent or later, writes nothing and returns the entry already written.
    */
-  async topUp(accountId: string, tokens: number): Promise<TopUpResult> {
+  async topUp(accountId: string, tokens: number, options: { requestId?: string } = {}): Promise<TopUpResult> {
     if (!Number.isSafeInteger(tokens) || tokens > MAX_TOP_UP) {
       return {
         ok: false,
@@ -363,8 +365,13 @@ export class BillingService {
     }
     if (tokens < MINIMUM_TOP_UP)
       return { ok: false, code: 'top_up_below_minimum', minimumTopUp: MINIMUM_TOP_UP };
+    const requestId = options.requestId ?? null;
     const locked = await this.#ledger.withAccountLock(accountId, async (ledger) => {
       const before = await ledger.summary();
+      if (requestId !== null) {
+        const credited = (await ledger.requestEntries(requestId)).find((e) => e.kind === 'top_up');
+        if (credited) return { ok: true, entry: credited, balance: before.balance } as const;
+      }
       const entry = await ledger.append({
         id: newId('led'),
         kind: 'top_up',
@@ -372,7 +379,7 @@ export class BillingService {
         characters: null,
         language: null,
         seconds: null,
-        requestId: null,
+        requestId,
         createdAt: this.#now().toISOString(),
       });
       return { ok: true, entry, balance: before.balance + tokens } as const;

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
-import { BillingService, MINIMUM_TOP_UP } from '../accounts/billing.ts';
+import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../accounts/billing.ts';
 import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
+import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
@@ -15,6 +16,9 @@ commands:
   topup --account ACCOUNT_ID --tokens N           at least ${MINIMUM_TOP_UP} tokens
   balance --account ACCOUNT_ID
   ledger --account ACCOUNT_ID [--limit N]         newest first, 50 by default
+  topup-requests                                  customers' requests to buy tokens, waiting for payment
+  topup-requests approve --request REQUEST_ID     credits the tokens, once, as a top-up
+  topup-requests decline --request REQUEST_ID
   lexicon list --account ACCOUNT_ID
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
@@ -40,6 +44,8 @@ type Action =
   | { command: 'topup'; accountId: string; tokens: number }
   | { command: 'balance'; accountId: string }
   | { command: 'ledger'; accountId: string; limit: number }
+  | { command: 'topup-requests' }
+  | { command: 'topup-requests approve' | 'topup-requests decline'; requestId: string }
   | { command: 'lexicon list'; accountId: string }
   | { command: 'lexicon add'; accountId: string; input: LexiconInput }
   | { command: 'lexicon remove'; accountId: string; entryId: string };
@@ -63,6 +69,7 @@ function parse(argv: string[]) {
       respelling: { type: 'string' },
       ipa: { type: 'string' },
       entry: { type: 'string' },
+      request: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,7 +77,7 @@ function parse(argv: string[]) {
 
 function required(
   values: Values,
-  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry',
+  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry' | 'request',
 ): string {
   const value = values[option]?.trim();
   if (!value) throw new UsageError(`give --${option}`);
@@ -106,6 +113,11 @@ function toAction(command: string, values: Values): Action {
         accountId: required(values, 'account'),
         limit: values.limit === undefined ? 50 : wholeNumber(values.limit, 'limit'),
       };
+    case 'topup-requests':
+      return { command };
+    case 'topup-requests approve':
+    case 'topup-requests decline':
+      return { command, requestId: required(values, 'request') };
     case 'lexicon add': {
       if ((values.respelling === undefined) === (values.ipa === undefined))
         throw new UsageError('give one of --respelling or --ipa');
@@ -154,6 +166,7 @@ async function run(action: Action, db: Database): Promise<string> {
   const accounts = new AccountService(db);
   const billing = new BillingService(db);
   const lexicons = new LexiconService(db.lexicons);
+  const topUps = new TopUpRequestService(db.topUpRequests, billing);
   switch (action.command) {
     case 'account create': {
       const result = await accounts.createAccount({ name: action.name, email: action.email });
@@ -207,6 +220,31 @@ async function run(action: Action, db: Database): Promise<string> {
       const result = await billing.balance(action.accountId);
       if (!result.ok) throw new Refused(`no account ${action.accountId}`);
       return `balance: ${result.balance}\nfree generations left: ${result.freeUsesRemaining}`;
+    }
+    case 'topup-requests': {
+      const pending = await topUps.listPending();
+      if (pending.length === 0) return 'no top-up requests waiting';
+      return table(
+        ['request', 'reference', 'account', 'tokens', 'price', 'asked'],
+        pending.map((r) => [
+          r.id,
+          r.reference,
+          r.accountId,
+          String(r.tokens),
+          `${((r.tokens * TOKEN_PRICE_US_CENTS) / 100).toFixed(2)} USD`,
+          r.createdAt,
+        ]),
+      );
+    }
+    case 'topup-requests approve': {
+      const result = await topUps.approve(action.requestId);
+      if (!result.ok) throw new Refused(result.message);
+      return `approved ${result.request.reference}: ${result.request.tokens} tokens credited\nbalance: ${result.balance}`;
+    }
+    case 'topup-requests decline': {
+      const result = await topUps.decline(action.requestId);
+      if (!result.ok) throw new Refused(result.message);
+      return `declined ${result.request.reference}`;
     }
     case 'lexicon list': {
       const entries = await lexicons.list(action.accountId);

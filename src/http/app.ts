@@ -56,7 +56,14 @@ export interface AppDeps {
   /** The TTS endpoints' services; the app serves only the public pages without them. */
   readonly tts?: Pick<
     TtsOptions,
-    'pool' | 'accounts' | 'billing' | 'charsPerToken' | 'rateLimit' | 'publicBaseUrl' | 'lexicons'
+    | 'pool'
+    | 'accounts'
+    | 'billing'
+    | 'charsPerToken'
+    | 'rateLimit'
+    | 'publicBaseUrl'
+    | 'lexicons'
+    | 'supportEmail'
   >;
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
   readonly liveTimings?: Partial<LiveTimings>;
@@ -252,8 +259,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         charsPerToken: deps.tts.charsPerToken,
         publicBaseUrl: deps.tts.publicBaseUrl,
         requestsPerMinute: deps.limits.requestsPerMinute,
-        studioMaxChars: deps.limits.streamMaxChars,
+        // The studio's audio is a WAV for the person to keep: it takes what the file endpoint takes.
+        studioMaxChars: deps.limits.fileMaxChars,
         liveSockets,
+        supportEmail: deps.tts.supportEmail,
       });
     }
   }

@@ -57,16 +57,23 @@ export async function countRequest(
   }
 }
 
-/** The 402: the balance, the tokens the request needs and the smallest top-up, as fields of the error. */
-function insufficientTokens(refusal: InsufficientTokens): ApiError {
+/**
+ * The 402: the balance, the tokens the request needs and the smallest top-up, as fields of the
+ * error, and where to buy tokens (the operator's contact when one is configured).
+ */
+function insufficientTokens(refusal: InsufficientTokens, supportEmail: string | null): ApiError {
+  const where = supportEmail
+    ? `: ask for them in the dashboard, or write to ${supportEmail}`
+    : ' in the dashboard';
   return new ApiError(
     'insufficient_tokens',
-    `this request needs ${refusal.needed} tokens and the balance is ${refusal.balance}; top up at least ${refusal.minimumTopUp} tokens`,
+    `this request needs ${refusal.needed} tokens and the balance is ${refusal.balance}; top up at least ${refusal.minimumTopUp} tokens${where}`,
     {
       details: {
         balance: refusal.balance,
         tokens_needed: refusal.needed,
         minimum_top_up: refusal.minimumTopUp,
+        ...(supportEmail ? { support_email: supportEmail } : {}),
       },
     },
   );
@@ -80,10 +87,14 @@ export type BillingRefusal = Exclude<PrecheckResult | CommitChargeResult, { ok: 
  * an account that vanished between authentication and billing, which depends on how the caller
  * authenticated.
  */
-export function refusalError(refusal: BillingRefusal, accountGone: () => ApiError): ApiError {
+export function refusalError(
+  refusal: BillingRefusal,
+  accountGone: () => ApiError,
+  supportEmail: string | null = null,
+): ApiError {
   switch (refusal.code) {
     case 'insufficient_tokens':
-      return insufficientTokens(refusal);
+      return insufficientTokens(refusal, supportEmail);
     case 'account_not_found':
       return accountGone();
     case 'duplicate_request':
@@ -124,6 +135,8 @@ export interface BilledStream {
   readonly studio: boolean;
   /** The error for an account that vanished between authentication and billing. */
   readonly accountGone: () => ApiError;
+  /** The operator's contact, named in a 402. */
+  readonly supportEmail: string | null;
   /** The headers that describe the audio, given when its first part was ready. */
   readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
   /** How the audio goes into the body; bare bytes when absent. */
@@ -164,7 +177,7 @@ export async function streamBilledSpeech(
   // Watched from the start: a client gone during the precheck is never synthesised for or charged.
   const controller = abortOnDisconnect(request, reply);
   const precheck = await stream.billing.precheck(stream.accountId, tokens, seconds, { studio, language });
-  if (!precheck.ok) throw refusalError(precheck, stream.accountGone);
+  if (!precheck.ok) throw refusalError(precheck, stream.accountGone, stream.supportEmail);
   const events = synthesize(stream.pool, {
     document: tts.document,
     voice: tts.voice,
@@ -184,7 +197,7 @@ export async function streamBilledSpeech(
       requestId: request.id,
       studio,
     });
-    if (!charge.ok) throw refusalError(charge, stream.accountGone);
+    if (!charge.ok) throw refusalError(charge, stream.accountGone, stream.supportEmail);
     reply.hijack();
     const raw = reply.raw;
     // The charge stands only once the head and first audio are handed to the socket: a client

@@ -5,6 +5,7 @@ import type { AccountService } from '../accounts/accounts.ts';
 import type { BillingService } from '../accounts/billing.ts';
 import type { LexiconService } from '../accounts/lexicons.ts';
 import type { SessionService } from '../accounts/sessions.ts';
+import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { EnginePool } from '../speech/pool.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
@@ -30,6 +31,8 @@ export interface WebServices {
     BillingService,
     'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge'
   >;
+  /** Customers' requests to buy tokens. */
+  readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;
   /** Each account's pronunciation lexicon: edited on its page, applied in the studio as on the API. */
   readonly lexicons: Pick<LexiconService, 'list' | 'add' | 'update' | 'remove' | 'lexiconFor'>;
 }
@@ -46,6 +49,8 @@ export interface WebOptions extends WebServices {
   readonly studioMaxChars: number;
   /** The live connections of this instance, which the studio's live mode joins. */
   readonly liveSockets: LiveSockets;
+  /** The operator's contact for customers, or null. */
+  readonly supportEmail: string | null;
 }
 
 /** What every web route file receives: the options and the cookie policy derived from them. */

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AccountService } from '../../src/accounts/accounts.ts';
+import { BillingService } from '../../src/accounts/billing.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
+import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
 
@@ -107,6 +109,40 @@ describe('admin command line', () => {
       (await admin(['lexicon', 'list', '--account', account, '--db', lexiconDb])).stdout,
       /no lexicon entries/,
     );
+  });
+
+  it('lists customers’ requests to buy tokens and credits an approved one once, even approved twice at once', async () => {
+    const created = await admin(['account', 'create', '--name', 'Buying Clinic', '--db', dbPath]);
+    const account = field(created.stdout, 'account');
+    const db = await openDatabase(dbPath);
+    const requests = new TopUpRequestService(db.topUpRequests, new BillingService(db));
+    const made = await requests.request(account, 350);
+    const declined = await requests.request(account, 300);
+    await db.close();
+    assert.ok(made.ok && declined.ok);
+    const listed = await admin(['topup-requests', '--db', dbPath]);
+    assert.match(listed.stdout, new RegExp(`${made.request.reference}\\s+${account}\\s+350\\s+14\\.00 USD`));
+    const approvals = await Promise.all([
+      admin(['topup-requests', 'approve', '--request', made.request.id, '--db', dbPath]),
+      admin(['topup-requests', 'approve', '--request', made.request.id, '--db', dbPath]),
+    ]);
+    for (const approval of approvals) assert.equal(approval.code, 0, approval.stderr);
+    const refused = await admin([
+      'topup-requests',
+      'decline',
+      '--request',
+      declined.request.id,
+      '--db',
+      dbPath,
+    ]);
+    assert.equal(refused.code, 0, refused.stderr);
+    assert.equal(
+      (await admin(['topup-requests', 'approve', '--request', declined.request.id, '--db', dbPath])).code,
+      1,
+    );
+    const balance = await admin(['balance', '--account', account, '--db', dbPath]);
+    assert.equal(field(balance.stdout, 'balance'), '350', 'credited once, the declined one never');
+    assert.match((await admin(['topup-requests', '--db', dbPath])).stdout, /no top-up requests waiting/);
   });
 
   it('creates an account and a key, tops up and shows the balance', async () => {

@@ -261,6 +261,11 @@ describe('the website in a browser', {
       assert.ok(used.ok);
     }
     await page.goto(`${base}/studio`);
+    // A clip first (Kinyarwanda, free), so the refusal below has one it must stop offering.
+    await page.getByLabel('Text to speak').fill('Muraho neza.');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="done"]', { timeout: 20_000 });
+    assert.equal(await page.locator('#download').isVisible(), true);
     await page.getByLabel('Language').selectOption('fr');
     await page.getByLabel('Text to speak').fill('Bonjour et bienvenue.');
     assert.equal(await page.locator('#price').textContent(), '1 token · 0.04 USD · your balance is 0 tokens');
@@ -271,7 +276,35 @@ describe('the website in a browser', {
     assert.match(text, /289 tokens \(11\.56 USD\)/);
     assert.match(text, /Kinyarwanda stays free/);
     assert.ok(!text.includes('insufficient_tokens'), 'explained, not a raw error');
+    assert.equal(
+      await page.locator('#download').isVisible(),
+      false,
+      'the earlier clip is not offered as this one',
+    );
+    assert.equal(await page.locator('#player').getAttribute('src'), null);
     await shot('studio-402');
+    // The way out of the 402: ask for tokens in the dashboard, quoting a reference.
+    await page.getByRole('link', { name: 'Buy tokens' }).click();
+    await page.getByLabel('Tokens', { exact: true }).fill('289');
+    await page.getByRole('button', { name: 'Ask for tokens' }).click();
+    await page.waitForURL(/notice=topup_requested/);
+    assert.match((await page.locator('#topup-requests').textContent()) ?? '', /IJW-\w{8}\s*289\s*11\.56 USD/);
+    await shot('dashboard-topup');
+    await page.goto(`${base}/studio`);
+  });
+
+  it('shows the studio’s limit before it bites, and refuses an over-long paste whole instead of cutting it', async () => {
+    await page.getByLabel('Text to speak').fill('');
+    assert.equal(await page.locator('#price').textContent(), '', 'nothing is priced for an empty text');
+    assert.match((await page.locator('#meter').textContent()) ?? '', /0 of 10,000 characters/);
+    const long = 'Bonjour et bienvenue à la clinique. '.repeat(300).trim();
+    await page.getByLabel('Text to speak').fill(long);
+    assert.equal((await page.getByLabel('Text to speak').inputValue()).length, long.length, 'nothing is cut');
+    assert.equal(await page.locator('#over-limit').isVisible(), true);
+    assert.equal(await page.locator('#char-count').textContent(), [...long].length.toLocaleString('en-US'));
+    await page.getByRole('button', { name: 'Speak' }).click();
+    assert.match((await page.locator('#studio-error').textContent()) ?? '', /at most 10,000/);
+    await shot('studio-too-long');
   });
 
   it('lists usage from the ledger on the dashboard', async () => {

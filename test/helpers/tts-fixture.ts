@@ -23,6 +23,9 @@ import { buildTestApp } from './build-test-app.ts';
 /** The contract's limits, as `main.ts` passes them. */
 export const CONTRACT_LIMITS: Limits = { fileMaxChars: 10_000, streamMaxChars: 4_000, requestsPerMinute: 30 };
 
+/** The operator's contact the test service names in its 402s. */
+export const SUPPORT_EMAIL = 'billing@ijwi.example';
+
 /** A public base URL unlike the inject host, so a test can tell `output_url` was built from config. */
 export const PUBLIC_BASE_URL = 'https://voice.example.test';
 
@@ -135,6 +138,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
       rateLimit,
       publicBaseUrl: PUBLIC_BASE_URL,
       lexicons,
+      supportEmail: SUPPORT_EMAIL,
     },
   });
 

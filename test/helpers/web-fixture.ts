@@ -6,6 +6,7 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
 import { LexiconService } from '../../src/accounts/lexicons.ts';
 import { SessionService } from '../../src/accounts/sessions.ts';
+import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { UserService } from '../../src/accounts/users.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
@@ -60,6 +61,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
       rateLimit,
       publicBaseUrl,
       lexicons,
+      supportEmail: 'help@ijwi.example',
     },
     web: {
       users,
@@ -67,6 +69,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
       accounts,
       billing,
       lexicons,
+      topUps: new TopUpRequestService(db.topUpRequests, billing),
     },
   });
   return {

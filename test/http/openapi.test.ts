@@ -83,6 +83,7 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
       charsPerToken: 100,
       rateLimit: new MemoryRateLimitStore(),
       publicBaseUrl: PUBLIC_BASE_URL,
+      supportEmail: null,
       // An account without entries: the document's examples are about the request, not lexicons.
       lexicons: { lexiconFor: async () => new Lexicon([]) },
     },

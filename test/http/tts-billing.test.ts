@@ -13,6 +13,7 @@ import {
   buildTtsTestApp,
   expectError,
   occupyEveryWorker,
+  SUPPORT_EMAIL,
   startTestPool,
   type TtsFixture,
   textOfLength,
@@ -203,6 +204,8 @@ describe('TTS billing and rate limit', () => {
       for (const response of refused) {
         const error = expectError(response, 402, 'insufficient_tokens');
         assert.deepEqual([error.balance, error.tokens_needed, error.minimum_top_up], [0, 1, 289]);
+        assert.equal(error.support_email, SUPPORT_EMAIL, 'the 402 says where to buy tokens');
+        assert.match(String(error.message), /dashboard, or write to billing@ijwi\.example/);
       }
 
       const ledger = await fixture.ledgerOf(accountId);

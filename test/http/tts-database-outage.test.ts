@@ -80,6 +80,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
         charsPerToken: 100,
         rateLimit: new MemoryRateLimitStore(),
         publicBaseUrl: PUBLIC_BASE_URL,
+        supportEmail: null,
         lexicons: new LexiconService(db.lexicons),
       },
     });

@@ -121,6 +121,30 @@ describe('web pages', () => {
       assert.ok(later.body.includes('receptionist'));
     });
 
+    it('takes a request to buy tokens once, with the price and a reference, and names the contact', async () => {
+      const browser = await signedIn();
+      const _csrf = await browser.formToken('/dashboard');
+      const refused = await browser.post('/dashboard/topup-requests', { _csrf, tokens: '100' });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.body, /id="topup-error">Ask for a whole number of tokens from 289/);
+      assert.match(refused.body, /id="topup-tokens"[^>]*value="100"[^>]*aria-invalid="true"/);
+      const asked = await browser.post('/dashboard/topup-requests', { _csrf, tokens: '289' });
+      assert.equal(asked.statusCode, 303);
+      const page = await browser.get('/dashboard?notice=topup_requested');
+      assert.match(
+        page.body,
+        /<code>IJW-[A-Z0-9]{8}<\/code><\/td><td data-label="Tokens">289<\/td><td data-label="Price">11\.56 USD/,
+      );
+      assert.match(page.body, /Waiting for payment/);
+      assert.match(page.body, /mailto:help@ijwi\.example/);
+      assert.equal((page.body.match(/IJW-/g) ?? []).length, 1, 'one request, however often the page reloads');
+      assert.match(
+        (await browser.get('/')).body,
+        /mailto:help@ijwi\.example/,
+        'the landing page names the contact',
+      );
+    });
+
     it('revokes a key from the dashboard', async () => {
       const browser = await signedIn();
       const _csrf = await browser.formToken('/dashboard');

@@ -53,6 +53,8 @@ export interface LiveServices {
   readonly rateLimit: RateLimitStore;
   readonly limits: LiveLimits;
   readonly lexicons: TtsLexicons;
+  /** The operator's contact, named in a 402. */
+  readonly supportEmail: string | null;
 }
 
 /** Close codes (RFC 6455): normal, policy violation (auth), unsupported data, going away. */
@@ -230,7 +232,7 @@ export class LiveConnection {
         studio: caller.studio,
         language: settings.voice.language,
       });
-      if (!precheck.ok) throw refusalError(precheck, accountGone);
+      if (!precheck.ok) throw refusalError(precheck, accountGone, this.#services.supportEmail);
       const lexicon = await this.#services.lexicons.lexiconFor(caller.accountId, settings.voice.language);
       if (this.#closing) return undefined;
       const bill = new LiveBill(this.#services.billing, {
@@ -250,6 +252,7 @@ export class LiveConnection {
         maxChars: limits.maxChars,
         leadMs: limits.leadMs,
         accountGone,
+        supportEmail: this.#services.supportEmail,
         log: (error) => this.#log.error({ err: error, context: id }, 'live context failed'),
         onFinished: () => this.#finished(id),
       });

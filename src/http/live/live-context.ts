@@ -37,6 +37,8 @@ export interface LiveContextOptions {
   readonly onFinished: () => void;
   /** The error for an account that vanished while the context was open. */
   readonly accountGone: () => ApiError;
+  /** The operator's contact, named in a 402. */
+  readonly supportEmail: string | null;
   /** Where a failure that is not the client's goes (a bug, an engine crash). */
   readonly log: (error: unknown) => void;
 }
@@ -242,7 +244,7 @@ export class LiveContext {
       characters: part.document.spokenCharacters,
       maxSeconds: part.maxSeconds,
     });
-    if (!result.ok) throw refusalError(result, this.#options.accountGone);
+    if (!result.ok) throw refusalError(result, this.#options.accountGone, this.#options.supportEmail);
   }
 
   /** Whole frames in messages of at most 200 ms, paced to the listener and to the socket. */

@@ -8,7 +8,13 @@ import { flashCookie, formField, sessionOrSignIn } from '../web-session.ts';
 
 // The usage table shows the newest entries; a busy account's full history is an export for later.
 const LEDGER_ROWS = 50;
-const NOTICES: readonly DashboardNotice[] = ['welcome', 'key_created', 'key_revoked', 'key_not_found'];
+const NOTICES: readonly DashboardNotice[] = [
+  'welcome',
+  'key_created',
+  'key_revoked',
+  'key_not_found',
+  'topup_requested',
+];
 /** The purpose a new key is sealed for, so no other sealed value can be opened as one. */
 const NEW_KEY = 'new-api-key';
 
@@ -17,15 +23,16 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
   const render = async (
     reply: FastifyReply,
     session: ActiveSession,
-    extra: Pick<DashboardPageOptions, 'newKey' | 'keyError' | 'notice'>,
+    extra: Pick<DashboardPageOptions, 'newKey' | 'keyError' | 'notice' | 'topUpError'>,
     status = 200,
   ) => {
     const accountId = session.user.accountId;
-    const [account, balance, keys, ledger] = await Promise.all([
+    const [account, balance, keys, ledger, topUpRequests] = await Promise.all([
       context.accounts.getAccount(accountId),
       context.billing.balance(accountId),
       context.accounts.listKeys(accountId),
       context.billing.listLedger(accountId, { limit: LEDGER_ROWS }),
+      context.topUps.listForAccount(accountId),
     ]);
     // A user's account is made with the user and never removed: its absence is a bug.
     if (!account || !balance.ok || !keys.ok || !ledger.ok)
@@ -40,6 +47,8 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
         freeUsesRemaining: balance.freeUsesRemaining,
         keys: keys.keys,
         ledger: ledger.entries,
+        topUpRequests,
+        supportEmail: context.supportEmail,
         ...extra,
       }),
       status,
@@ -88,6 +97,18 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
     const keyError =
       created.code === 'invalid_name' ? `${created.message}.` : 'The key could not be created.';
     return render(reply, session, { keyError }, 400);
+  });
+
+  // Post/redirect/get: a request is recorded once however often the page is reloaded.
+  app.post('/dashboard/topup-requests', async (request, reply) => {
+    const session = sessionOrSignIn(request, reply);
+    if (!session) return reply;
+    const value = formField(request, 'tokens').trim();
+    const tokens = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    const made = await context.topUps.request(session.user.accountId, tokens);
+    if (made.ok) return reply.redirect('/dashboard?notice=topup_requested#topup-title', 303);
+    const message = `${made.message.charAt(0).toUpperCase()}${made.message.slice(1)}.`;
+    return render(reply, session, { topUpError: { value, message } }, 400);
   });
 
   app.post('/dashboard/keys/:id/revoke', async (request, reply) => {

@@ -32,6 +32,7 @@ export const pageRoutes: FastifyPluginAsync<WebContext> = async (app, context) =
         viewer: viewerOf(request),
         charsPerToken: context.charsPerToken,
         publicBaseUrl: context.publicBaseUrl,
+        supportEmail: context.supportEmail,
       }),
     ),
   );

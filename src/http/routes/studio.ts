@@ -104,6 +104,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       target: { kind: 'native' },
       studio: true,
       accountGone: notSignedIn,
+      supportEmail: context.supportEmail,
       audioHeaders: () => ({
         'Content-Type': 'audio/l16',
         'X-Voice-Sample-Rate': String(tts.voice.sampleRate),

@@ -62,6 +62,8 @@ export interface TtsOptions {
   readonly requestsPerMinute: number;
   /** Each account's pronunciation lexicon, applied to every request it makes. */
   readonly lexicons: TtsLexicons;
+  /** The operator's contact for buying tokens, named in a 402; null when none is configured. */
+  readonly supportEmail: string | null;
 }
 
 /** What speaking needs from lexicons: an account's lexicon for a language. */
@@ -96,7 +98,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const outcome = await options.billing.precheck(accountId, tokens, seconds, {
       language: tts.voice.language,
     });
-    if (!outcome.ok) throw refusalError(outcome, accountGone);
+    if (!outcome.ok) throw refusalError(outcome, accountGone, options.supportEmail);
     return tokens;
   };
 
@@ -159,7 +161,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       });
     if (!charge.ok) {
       await options.files.delete(id);
-      throw refusalError(charge, accountGone);
+      throw refusalError(charge, accountGone, options.supportEmail);
     }
     return reply.send({
       output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
@@ -190,6 +192,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       target: pcm ? { kind: 'stream', format: OPENAI_PCM } : { kind: 'native' },
       studio: false,
       accountGone,
+      supportEmail: options.supportEmail,
       audioHeaders: (firstAudioAt) => ({
         'Content-Type': openAiContentType(speech),
         'X-Voice-Model': speech.model,
@@ -213,6 +216,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       target: { kind: 'stream', format: tts.format },
       studio: false,
       accountGone,
+      supportEmail: options.supportEmail,
       audioHeaders: (firstAudioAt) => ({
         'Content-Type': tts.format.contentType,
         'X-Voice-Sample-Rate': String(tts.format.sampleRate),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LexiconRepository } from '../../accounts/lexicon-repository.ts';
 import type { AccountRepository, ApiKeyRepository, LedgerRepository } from '../../accounts/repositories.ts';
+import type { TopUpRequestRepository } from '../../accounts/topup-requests.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 import type { Schema } from './schema.ts';
 import { openSqliteDatabase } from './sqlite-database.ts';
@@ -11,6 +12,7 @@ export interface Database {
   readonly keys: ApiKeyRepository;
   readonly ledger: LedgerRepository;
   readonly lexicons: LexiconRepository;
+  readonly topUpRequests: TopUpRequestRepository;
   /** The query builder itself, for tests and operator tooling; services go through the repositories. */
   readonly kysely: Kysely<Schema>;
   /** For the health check: true when a query round-trips, else a short reason with no path or host in it. */

@@ -207,6 +207,37 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_topup_requests': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('topup_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('tokens', 'integer', (c) => c.notNull().check(sql`tokens >= 289`))
+        // What the customer quotes with the payment: short, unique, easy to read out.
+        .addColumn('reference', 'text', (c) => c.notNull().unique())
+        .addColumn('status', 'text', (c) =>
+          c.notNull().check(sql`status in ('pending', 'approved', 'declined')`),
+        )
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('decided_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('topup_requests_account')
+        .on('topup_requests')
+        .column('account_id')
+        .execute();
+      await db.schema.createIndex('topup_requests_status').on('topup_requests').column('status').execute();
+      // A top-up request is credited at most once, whatever retries or races happen.
+      await db.schema
+        .createIndex('ledger_request_topped_up')
+        .on('ledger')
+        .column('request_id')
+        .unique()
+        .where(sql<boolean>`kind = 'top_up'`)
+        .execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

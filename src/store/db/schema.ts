@@ -65,6 +65,17 @@ export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
   lexicon_entries: LexiconEntriesTable;
+  topup_requests: TopUpRequestsTable;
+}
+
+export interface TopUpRequestsTable {
+  id: string;
+  account_id: string;
+  tokens: number;
+  reference: string;
+  status: 'pending' | 'approved' | 'declined';
+  created_at: string;
+  decided_at: string | null;
 }
 
 export interface LexiconEntriesTable {

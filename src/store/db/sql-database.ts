@@ -5,6 +5,7 @@ import type { Database } from './database.ts';
 import { SqlLexiconRepository } from './lexicon-repository.ts';
 import { SqlAccountRepository, SqlApiKeyRepository, SqlLedgerRepository } from './repositories.ts';
 import type { Schema } from './schema.ts';
+import { SqlTopUpRequestRepository } from './topup-request-repository.ts';
 
 /** What differs between dialects once the query builder is open. */
 export interface SqlDatabaseOptions {
@@ -23,6 +24,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
     keys: new SqlApiKeyRepository(kysely),
     ledger: new SqlLedgerRepository(kysely, { rowLocks: options.rowLocks }),
     lexicons: new SqlLexiconRepository(kysely, { rowLocks: options.rowLocks }),
+    topUpRequests: new SqlTopUpRequestRepository(kysely),
     kysely,
     async ping() {
       if (closed) return 'closed';

@@ -31,6 +31,7 @@ function studio(form) {
     freeGenerations: Number(data.freeGenerations),
     secondsPerCharacter: JSON.parse(data.secondsPerCharacter ?? '{}'),
     freeMaxSeconds: Number(data.freeMaxSeconds),
+    maxChars: Number(data.maxChars),
   };
   // What the account has, as last reported by the server (the page, then each response's headers).
   const account = { balance: Number(data.balance), freeUses: Number(data.freeUses) };
@@ -56,10 +57,29 @@ function studio(form) {
     return account.balance >= tokens ? cost : `${cost} · your balance is ${plural(account.balance, 'token')}`;
   }
 
+  // The limit shows before it bites: past it, the meter says so and Speak refuses the text whole.
   function updateMeter() {
     const count = characters();
     byId('char-count').textContent = count.toLocaleString('en-US');
-    byId('price').textContent = priceText(count);
+    byId('price').textContent = count === 0 ? '' : priceText(count);
+    const over = count > config.maxChars;
+    byId('meter').classList.toggle('meter-over', over);
+    byId('over-limit').hidden = !over;
+    text.setAttribute('aria-invalid', String(over));
+  }
+
+  function tooLong(count) {
+    return `This text has ${count.toLocaleString('en-US')} characters; the studio takes at most ${config.maxChars.toLocaleString('en-US')} at once. Remove some, or speak it in parts.`;
+  }
+
+  // The previous clip is not offered as if it were the new one once a generation is refused.
+  function forgetClip() {
+    if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+    downloadUrl = undefined;
+    download.hidden = true;
+    player.srcObject = null;
+    player.removeAttribute('src');
+    player.load();
   }
 
   function showAccount() {
@@ -120,7 +140,7 @@ function studio(form) {
         return [
           `Your free generations are used up and your balance is ${plural(account.balance, 'token')}; this text needs ${plural(Number(error.tokens_needed), 'token')}. ` +
             `Top up at least ${error.minimum_top_up} tokens (${usd(Number(error.minimum_top_up))}) to continue. Kinyarwanda stays free here.`,
-          { href: '/dashboard#topup-title', label: 'How to top up' },
+          { href: '/dashboard#topup-title', label: 'Buy tokens' },
         ];
       case 401:
         return ['Your session has ended.', { href: '/signin?next=/studio', label: 'Sign in again' }];
@@ -250,6 +270,11 @@ function studio(form) {
       text.focus();
       return;
     }
+    if (characters() > config.maxChars) {
+      showError(tooLong(characters()));
+      text.focus();
+      return;
+    }
     const option = voice.selectedOptions[0];
     if (!option) return;
     current?.stop();
@@ -273,8 +298,7 @@ function studio(form) {
         // Read before stopping: stopping aborts the request, body included.
         const [message, link] = await explain(response);
         session.stop();
-        // A live stream the new request replaced has nothing left to play.
-        if (player.srcObject) player.srcObject = null;
+        forgetClip();
         showError(message, link);
         setState('refused');
         setStatus('Not generated.');

@@ -1,13 +1,15 @@
 import type { ApiKeyView } from '../../accounts/accounts.ts';
 import { FREE_GENERATIONS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
 import type { LedgerEntry } from '../../accounts/repositories.ts';
+import type { TopUpRequest } from '../../accounts/topup-requests.ts';
 import { languages } from '../../speech/voices.ts';
+import { contact } from '../contact.ts';
 import { count, dateTime, plural, usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page, type Viewer } from '../layout.ts';
 
 /** Messages the dashboard shows after a redirect. */
-export type DashboardNotice = 'welcome' | 'key_created' | 'key_revoked' | 'key_not_found';
+export type DashboardNotice = 'welcome' | 'key_created' | 'key_revoked' | 'key_not_found' | 'topup_requested';
 
 export interface DashboardPageOptions {
   readonly viewer: Extract<Viewer, { kind: 'user' }>;
@@ -22,6 +24,29 @@ export interface DashboardPageOptions {
   readonly newKey?: { readonly key: string; readonly name: string | null };
   readonly keyError?: string;
   readonly notice?: DashboardNotice;
+  /** The account's requests to buy tokens, newest first. */
+  readonly topUpRequests: readonly TopUpRequest[];
+  /** A refused request: what was typed, and why. */
+  readonly topUpError?: { readonly value: string; readonly message: string };
+  /** The operator's contact, or null. */
+  readonly supportEmail: string | null;
+}
+
+const STATUS_WORDS: Readonly<Record<TopUpRequest['status'], string>> = {
+  pending: 'Waiting for payment',
+  approved: 'Credited',
+  declined: 'Declined',
+};
+
+function topUpTable(requests: readonly TopUpRequest[]): SafeHtml {
+  if (requests.length === 0) return html``;
+  return html`<div class="table-wrap"><table class="table table-stack" id="topup-requests">
+  <thead><tr><th scope="col">Reference</th><th scope="col">Tokens</th><th scope="col">Price</th><th scope="col">Asked</th><th scope="col">Status</th></tr></thead>
+  <tbody>${requests.map(
+    (r) =>
+      html`<tr><td data-label="Reference"><code>${r.reference}</code></td><td data-label="Tokens">${count(r.tokens)}</td><td data-label="Price">${usd(r.tokens)}</td><td data-label="Asked">${dateTime(r.createdAt)}</td><td data-label="Status">${STATUS_WORDS[r.status]}</td></tr>`,
+  )}</tbody>
+</table></div>`;
 }
 
 const NOTICES: Readonly<
@@ -36,6 +61,10 @@ const NOTICES: Readonly<
     text: 'The key was created and shown once. If you did not copy it, revoke it and create another.',
   },
   key_revoked: { kind: 'success', text: 'The key is revoked: requests that use it now get 401.' },
+  topup_requested: {
+    kind: 'success',
+    text: 'Your request is recorded. Quote its reference with your payment; the tokens are credited once it is received.',
+  },
   key_not_found: { kind: 'error', text: 'That key does not exist or is already revoked.' },
 };
 
@@ -196,9 +225,20 @@ export function dashboardPage(options: DashboardPageOptions): SafeHtml {
     </section>
 
     <section class="card card-soft" aria-labelledby="topup-title">
-      <h2 id="topup-title">Top up</h2>
-      <p>Tokens cost ${usd(1)} each; a top-up is at least ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}). Online payment is on its way;
-        until then the Ijwi team credits your account: send them your account id, <code>${options.accountId}</code>, and the number of tokens.</p>
+      <h2 id="topup-title">Buy tokens</h2>
+      <p>Tokens cost ${usd(1)} each; a top-up is at least ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}). Ask for the tokens you
+        want here: you get a reference to quote with your payment, and the tokens are credited once the Ijwi team has
+        received it. ${contact(options.supportEmail)} Online card payment is not offered yet.</p>
+      <form method="post" action="/dashboard/topup-requests" class="inline-fields" novalidate>
+        <input type="hidden" name="_csrf" value="${options.viewer.csrfToken}">
+        <div class="field">
+          <label for="topup-tokens">Tokens</label>
+          <input id="topup-tokens" name="tokens" type="number" min="${MINIMUM_TOP_UP}" step="1" value="${options.topUpError?.value ?? MINIMUM_TOP_UP}" inputmode="numeric"${options.topUpError ? html` aria-invalid="true" aria-describedby="topup-error"` : ''}>
+          ${options.topUpError ? html`<p class="error-text" id="topup-error">${options.topUpError.message}</p>` : ''}
+        </div>
+        <button type="submit" class="btn btn-primary">Ask for tokens</button>
+      </form>
+      ${topUpTable(options.topUpRequests)}
     </section>
   </div>
 </section>`;

@@ -3,6 +3,7 @@ import { streamFormats } from '../../speech/audio/formats.ts';
 import { engines } from '../../speech/engines/registry.ts';
 import type { LanguageCode } from '../../speech/text/verbalizer.ts';
 import { languages, voicesOf } from '../../speech/voices.ts';
+import { contact } from '../contact.ts';
 import { usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page, type Viewer } from '../layout.ts';
@@ -44,6 +45,7 @@ export function landingPage(options: {
   viewer: Viewer;
   charsPerToken: number;
   publicBaseUrl: string;
+  supportEmail: string | null;
 }): SafeHtml {
   const signedIn = options.viewer.kind === 'user';
   const voiceCount = languages.reduce((n, l) => n + voicesOf(l.code).length, 0);
@@ -103,9 +105,10 @@ export function landingPage(options: {
       <article class="card price-card">
         <h3>Tokens</h3>
         <p class="price">${usd(1)} <span>per token</span></p>
-        <p class="muted">1 token per started ${options.charsPerToken} characters: a ${example}-character reply costs ${exampleTokens} tokens (${usd(exampleTokens)}). Top-ups start at ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}).</p>
+        <p class="muted">1 token per started ${options.charsPerToken} characters: a ${example}-character reply costs ${exampleTokens} tokens (${usd(exampleTokens)}). Top-ups start at ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}), asked for in your dashboard.</p>
       </article>
     </div>
+    <p class="muted small" id="contact">${contact(options.supportEmail)}</p>
   </div>
 </section>
 

@@ -56,16 +56,18 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
       data-balance="${options.balance}"
       data-seconds-per-character="${JSON.stringify(options.secondsPerCharacter)}"
       data-free-max-seconds="${FREE_MAX_SECONDS}"
-      data-minimum-top-up="${MINIMUM_TOP_UP}">
+      data-minimum-top-up="${MINIMUM_TOP_UP}"
+      data-max-chars="${options.maxChars}">
       <div class="studio-text">
         <div class="field">
           <div class="label-row">
             <label for="text">Text to speak</label>
             <button type="button" class="btn btn-ghost btn-small" id="example" data-rw="${EXAMPLES.rw}" data-en="${EXAMPLES.en}" data-fr="${EXAMPLES.fr}">Use an example</button>
           </div>
-          <textarea id="text" name="input" rows="9" maxlength="${options.maxChars}" required aria-describedby="meter" placeholder="Muraho neza! Andika hano… · Type here… · Écrivez ici…">${options.initial?.text ?? ''}</textarea>
+          <textarea id="text" name="input" rows="9" required aria-describedby="meter over-limit" placeholder="Muraho neza! Andika hano… · Type here… · Écrivez ici…">${options.initial?.text ?? ''}</textarea>
         </div>
-        <p class="meter" id="meter" aria-live="polite"><span id="char-count">0</span> of ${count(options.maxChars)} characters · <span id="price">Free in the studio</span></p>
+        <p class="meter" id="meter" aria-live="polite"><span id="char-count">0</span> of ${count(options.maxChars)} characters <span id="price"></span></p>
+        <p class="error-text" id="over-limit" hidden>The studio speaks at most ${count(options.maxChars)} characters at once, as the file API does: longer text is refused whole, never cut.</p>
       </div>
       <div class="studio-controls">
         <div class="field">
@@ -97,7 +99,7 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
       <p class="muted">What a voice agent does: text goes to the live WebSocket as you type or paste it, each sentence is spoken as soon as you finish it, and Stop cuts it off as a caller would. It uses the language and voice above.</p>
       <div class="field">
         <label for="live-text">Live text</label>
-        <textarea id="live-text" rows="4" maxlength="${options.maxChars}" disabled></textarea>
+        <textarea id="live-text" rows="4" disabled></textarea>
       </div>
       <div class="live-actions">
         <button type="button" class="btn btn-primary" id="live-start">Start live</button>
