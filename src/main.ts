@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(voices) });
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
+  // Logs are JSON on standard output; the address, once, is for the person who started the service.
+  process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -387,6 +387,15 @@ export class BillingService {
     return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
   }
 
+  /**
+   * Records the real duration of a stream's audio on its ledger entry, once the stream has ended:
+   * the charge was decided on the conservative estimate, and the ledger should say what was heard.
+   */
+  async recordDuration(accountId: string, requestId: string, seconds: number): Promise<boolean> {
+    checkSeconds(seconds);
+    return this.#ledger.recordSeconds(accountId, requestId, seconds);
+  }
+
   /** The account's balance (the sum of its ledger) and free generations left. */
   async balance(accountId: string): Promise<BalanceResult> {
     const summary = await this.#ledger.summary(accountId);

@@ -101,6 +101,11 @@ export interface LedgerRepository {
     work: (ledger: LockedLedger) => Promise<T>,
   ): Promise<{ found: true; value: T } | { found: false }>;
   /**
+   * Sets the audio duration of request `requestId`'s charge or free use (a stream's real duration,
+   * known once it has ended). Tokens and totals are untouched. False when there is no such entry.
+   */
+  recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean>;
+  /**
    * Unlocked totals, or undefined when the account does not exist (one look-up for both): may be
    * stale by the time they are used, so never decide a charge on them.
    */

@@ -126,7 +126,7 @@ export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply):
 /** One billed stream: who pays, what to say, where the audio goes. */
 export interface BilledStream {
   readonly pool: EnginePool;
-  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge'>;
+  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'>;
   readonly charsPerToken: number;
   readonly accountId: string;
   readonly tts: TtsRequest;
@@ -217,7 +217,7 @@ export async function streamBilledSpeech(
       raw.destroy();
       return;
     }
-    await sendAudio(raw, events, body).catch(async (error: unknown) => {
+    const heard = await sendAudio(raw, events, body).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
       if (error instanceof AudioBoundExceeded) {
@@ -226,7 +226,14 @@ export async function streamBilledSpeech(
       } else if (!controller.signal.aborted) {
         request.log.error({ err: error }, 'stream failed after audio began');
       }
+      return undefined;
     });
+    // The charge was decided on the estimate; the ledger records what was heard.
+    if (heard !== undefined && charge.entry !== null) {
+      await stream.billing
+        .recordDuration(stream.accountId, request.id, heard)
+        .catch((error: unknown) => request.log.warn({ err: error }, 'stream duration not recorded'));
+    }
   } finally {
     await events.return(undefined);
   }
@@ -294,12 +301,16 @@ async function refundStream(
   }
 }
 
-/** Writes the rest of the audio as it comes; a slow reader pauses synthesis instead of filling memory. */
+/**
+ * Writes the rest of the audio as it comes (a slow reader pauses synthesis instead of filling
+ * memory); resolves the audio's duration in seconds.
+ */
 async function sendAudio(
   raw: FastifyReply['raw'],
   events: AsyncGenerator<SynthesisEvent>,
   body: StreamBody,
-): Promise<void> {
+): Promise<number> {
+  let seconds = 0;
   const write = async (bytes: Uint8Array) => {
     if (raw.write(bytes)) return;
     await new Promise<void>((resolve) => {
@@ -314,8 +325,10 @@ async function sendAudio(
   };
   for await (const event of events) {
     if (event.type === 'audio') await write(body.next(event.bytes));
+    else if (event.type === 'end') seconds = event.seconds;
   }
   const last = body.last();
   if (last) await write(last);
   raw.end();
+  return seconds;
 }

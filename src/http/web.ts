@@ -29,7 +29,7 @@ export interface WebServices {
   readonly accounts: Pick<AccountService, 'getAccount' | 'createKey' | 'listKeys' | 'revokeKey'>;
   readonly billing: Pick<
     BillingService,
-    'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge'
+    'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'
   >;
   /** Customers' requests to buy tokens. */
   readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;

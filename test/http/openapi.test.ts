@@ -79,6 +79,7 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
         commitCharge: unreachable,
         refundCharge: unreachable,
         balance: unreachable,
+        recordDuration: unreachable,
       },
       charsPerToken: 100,
       rateLimit: new MemoryRateLimitStore(),

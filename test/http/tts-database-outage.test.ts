@@ -76,6 +76,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
           },
           refundCharge: (...args) => billing.refundCharge(...args),
           balance: (...args) => billing.balance(...args),
+          recordDuration: (...args) => billing.recordDuration(...args),
         },
         charsPerToken: 100,
         rateLimit: new MemoryRateLimitStore(),

@@ -45,7 +45,10 @@ export type TtsAccounts = Pick<AccountService, 'authenticate'>;
  * What the TTS routes need from billing: an early refusal, the one atomic charge, its refund for a
  * stream whose client left before its first audio, and the balance a live context ends with.
  */
-export type TtsBilling = Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'balance'>;
+export type TtsBilling = Pick<
+  BillingService,
+  'precheck' | 'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'
+>;
 
 export interface TtsOptions {
   /** The engine pool once it is warm; undefined while it starts. */

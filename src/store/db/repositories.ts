@@ -263,6 +263,17 @@ export class SqlLedgerRepository implements LedgerRepository {
     this.#rowLocks = options.rowLocks;
   }
 
+  async recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('ledger')
+      .set({ seconds })
+      .where('account_id', '=', accountId)
+      .where('request_id', '=', requestId)
+      .where('kind', 'in', ['charge', 'free_use'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   withAccountLock<T>(
     accountId: string,
     work: (ledger: LockedLedger) => Promise<T>,
