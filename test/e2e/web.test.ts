@@ -56,6 +56,73 @@ function forgedFormPage(target: string): string {
 <script>document.getElementById('f').submit();</script></body></html>`;
 }
 
+/**
+ * Runs in the page: every visible element with text of its own whose colour against the first
+ * opaque background behind it (WCAG 2 relative luminance) is under 4.5:1, as "text: ratio".
+ */
+function lowContrastTexts(): string[] {
+  type Rgba = [number, number, number, number];
+  const parse = (css: string): Rgba => {
+    const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+    return [r, g, b, css.startsWith('rgba') ? a : 1];
+  };
+  const luminance = ([r, g, b]: Rgba) => {
+    const channel = (v: number) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const view = globalThis as unknown as {
+    document: { querySelectorAll(s: string): ArrayLike<PageElement> };
+    getComputedStyle(e: PageElement): {
+      color: string;
+      backgroundColor: string;
+      backgroundImage: string;
+      visibility: string;
+    };
+  };
+  interface PageElement {
+    readonly childNodes: ArrayLike<{ nodeType: number; textContent: string | null }>;
+    readonly parentElement: PageElement | null;
+    getClientRects(): ArrayLike<unknown>;
+    readonly tagName: string;
+  }
+  const failures: string[] = [];
+  for (const element of Array.from(view.document.querySelectorAll('body *'))) {
+    const text = Array.from(element.childNodes)
+      .filter((n) => n.nodeType === 3)
+      .map((n) => n.textContent ?? '')
+      .join('')
+      .trim();
+    if (text === '' || element.getClientRects().length === 0 || element.tagName === 'OPTION') continue;
+    const style = view.getComputedStyle(element);
+    if (style.visibility === 'hidden') continue;
+    // The first opaque background behind the text: a colour, or every opaque stop of a gradient.
+    let behind: PageElement | null = element;
+    let backgrounds: Rgba[] = [[255, 255, 255, 1]];
+    while (behind) {
+      const own = view.getComputedStyle(behind);
+      const stops = (own.backgroundImage.match(/rgba?\([^)]*\)/g) ?? []).map(parse).filter((c) => c[3] > 0.5);
+      const colour = parse(own.backgroundColor);
+      if (stops.length > 0 || colour[3] > 0.5) {
+        backgrounds = stops.length > 0 ? stops : [colour];
+        break;
+      }
+      behind = behind.parentElement;
+    }
+    const ink = luminance(parse(style.color));
+    const ratio = Math.min(
+      ...backgrounds.map((b) => {
+        const [light, dark] = [ink, luminance(b)].sort((x, y) => y - x);
+        return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+      }),
+    );
+    if (ratio < 4.5) failures.push(`"${text.slice(0, 40)}": ${ratio.toFixed(2)}`);
+  }
+  return failures;
+}
+
 describe('the website in a browser', {
   skip: !existsSync(CHROMIUM) && 'Chromium is not installed (see .ci/run)',
 }, () => {
@@ -423,6 +490,26 @@ describe('the website in a browser', {
       await shot(name, phone);
     }
     await phone.close();
+  });
+
+  it('gives every text on every page a contrast of at least 4.5:1 against what is behind it', async () => {
+    const failures: string[] = [];
+    for (const path of [
+      '/',
+      '/studio',
+      '/dashboard',
+      '/dashboard/lexicon',
+      '/api/v1/voices.php',
+      '/docs',
+      '/status',
+      '/no-such-page',
+    ]) {
+      await page.goto(`${base}${path}`);
+      // The test runner's compiler names functions through a helper the page does not have.
+      await page.evaluate('globalThis.__name ??= (f) => f');
+      failures.push(...(await page.evaluate(lowContrastTexts)).map((f) => `${path}: ${f}`));
+    }
+    assert.deepEqual(failures, []);
   });
 
   it('broke no rule of the pages’ content security policy on the way', () => {
