@@ -28,7 +28,7 @@ export const logoMark = trusted(
 );
 
 const NAV: readonly { readonly section: Section; readonly href: string; readonly label: string }[] = [
-  { section: 'voices', href: '/api/v1/voices.php', label: 'Voices' },
+  { section: 'voices', href: '/voices', label: 'Voices' },
   { section: 'studio', href: '/studio', label: 'Studio' },
   { section: 'dashboard', href: '/dashboard', label: 'Dashboard' },
   { section: 'docs', href: '/docs', label: 'API docs' },
@@ -89,7 +89,7 @@ ${options.main}
   <div class="container footer-inner">
     <p class="footer-brand">${logoMark}<span><strong>Ijwi</strong> · text to speech for Kinyarwanda, English and French</span></p>
     <ul class="footer-links">
-      <li><a href="/api/v1/voices.php">Voices</a></li>
+      <li><a href="/voices">Voices</a></li>
       <li><a href="/docs">API docs</a></li>
       <li><a href="/status">Service status</a></li>
     </ul>

@@ -439,9 +439,20 @@ describe('the website in a browser', {
   });
 
   it('shows every voice with a sample that plays', async () => {
-    await page.goto(`${base}/api/v1/voices.php`);
+    await page.getByRole('link', { name: 'Voices', exact: true }).first().click();
+    await page.waitForURL(`${base}/voices`);
     const samples = page.locator('audio[src^="/samples/"]');
     assert.equal(await samples.count(), 11);
+    // Every player lies inside its voice's card at this width (1280 px), none cut off at the edge.
+    for (let i = 0; i < 11; i++) {
+      const player = await samples.nth(i).boundingBox();
+      const card = await page.locator('.voice-card').nth(i).boundingBox();
+      assert.ok(player && card, 'laid out');
+      assert.ok(
+        player.x >= card.x && player.x + player.width <= card.x + card.width + 0.5,
+        `player ${i} fits its card`,
+      );
+    }
     await samples.first().evaluate((el: MediaElement) => el.play());
     await page.waitForFunction(() => {
       const audio = document.querySelector('audio[src^="/samples/"]');

@@ -12,6 +12,22 @@ describe('GET /api/v1/voices.php', () => {
   after(() => app.close());
 
   describe('happy', () => {
+    it('is a page for people at /voices too: names, groups in words, engines, then the API names for developers', async () => {
+      const short = await app.inject({ method: 'GET', url: '/voices' });
+      const contract = await app.inject({ method: 'GET', url: '/api/v1/voices.php' });
+      assert.equal(short.statusCode, 200);
+      assert.equal(short.body, contract.body);
+      assert.match(short.body, /<h3>Amani<\/h3>\s*<p class="muted">Female · African English<\/p>/);
+      assert.match(short.body, /Voices built from recordings of real speakers \(Flite\)/);
+      assert.match(short.body, /Formant synthesis: clear and quick, and plainly synthetic \(eSpeak NG\)/);
+      assert.ok(
+        !/<th[^>]*>speaker_id<\/th><th[^>]*>Name/.test(short.body),
+        'people see names first, not field names',
+      );
+      assert.match(short.body, /id="developers-title">For developers/);
+      assert.match(short.body, /<code>african-english<\/code>/);
+    });
+
     it('lists languages, voices, formats and limits as JSON with ?format=json', async () => {
       const response = await app.inject({ method: 'GET', url: '/api/v1/voices.php?format=json' });
       assert.equal(response.statusCode, 200);

@@ -53,6 +53,10 @@ export interface VoicesOptions {
 export const voicesRoutes: FastifyPluginAsync<VoicesOptions> = async (app, options) => {
   const catalogue = voiceCatalogue(options.limits);
   const page = voicesPage(catalogue, { charsPerToken: options.charsPerToken }).value;
+  // The same page for people at a short address.
+  app.get('/voices', { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers({ ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=300' }).send(page),
+  );
   app.get('/api/v1/voices.php', { schema: voicesRouteSchema(options.limits) }, async (request, reply) => {
     const { format } = request.query as { format?: unknown };
     reply.header('Cache-Control', 'public, max-age=300');

@@ -1,4 +1,6 @@
 import { FREE_GENERATIONS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
+import { engines } from '../../speech/engines/registry.ts';
+import { findVoice } from '../../speech/voices.ts';
 import { usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
@@ -32,6 +34,26 @@ export interface VoiceCatalogueView {
   };
 }
 
+const GROUP_NAMES: Readonly<Record<string, string>> = {
+  kinyarwanda: 'Kinyarwanda',
+  'us-english': 'US English',
+  'african-english': 'African English',
+  french: 'French',
+};
+
+/** A voice group as people say it: "us-english" is "US English". */
+function groupName(group: string): string {
+  return GROUP_NAMES[group] ?? group.replace(/-/g, ' ');
+}
+
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** The engine that speaks a voice, as the registry describes it. */
+function engineOf(language: string, speakerId: number) {
+  const voice = findVoice(language, speakerId);
+  return voice ? engines[voice.engineVoice.engine] : undefined;
+}
+
 /** Where a voice's sample is served; the sample route parses the same shape. */
 export function sampleUrl(language: string, speakerId: number): string {
   return `/samples/${language}-${speakerId}.wav`;
@@ -51,28 +73,32 @@ export function sampleSentence(language: string, name: string): string {
 
 /** The readable page of `GET /api/v1/voices.php`: every voice with a sample to play, formats, prices and limits. */
 export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerToken: number }): SafeHtml {
+  // For people: each voice as a card with its name, who it sounds like and how it is made, and a
+  // player the width of the card. The API names follow in a table for developers.
   const sections = catalogue.languages.map(
     (l) => html`<section class="card voice-language" aria-labelledby="lang-${l.code}">
   <div class="card-head">
-    <h2 id="lang-${l.code}">${l.name} <code>${l.code}</code></h2>
-    <p class="muted">API: tokens. Studio: ${l.billing.studio === 'free' ? 'free' : 'tokens'}. Default speaker_id: ${l.default_speaker_id}.</p>
+    <h2 id="lang-${l.code}">${l.name}</h2>
+    <p class="muted">${l.billing.studio === 'free' ? 'Free in the studio; tokens through the API.' : 'Tokens, in the studio and through the API.'}</p>
   </div>
-  <div class="table-wrap"><table class="table table-stack">
-    <thead><tr><th scope="col">speaker_id</th><th scope="col">Name</th><th scope="col">Group</th><th scope="col">Gender</th><th scope="col">Sample rate</th><th scope="col">Sample</th></tr></thead>
-    <tbody>
-    ${l.voices.map(
-      (v) => html`<tr>
-      <td data-label="speaker_id"><code>${v.speaker_id}</code></td>
-      <td data-label="Name"><strong>${v.name}</strong></td>
-      <td data-label="Group">${v.group}</td>
-      <td data-label="Gender">${v.gender}</td>
-      <td data-label="Sample rate">${v.sample_rate} Hz</td>
-      <td data-label="Sample"><audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="Sample of ${v.name}, ${l.name}"></audio></td>
-    </tr>`,
-    )}
-    </tbody>
-  </table></div>
+  <ul class="voice-cards">
+    ${l.voices.map((v) => {
+      const engine = engineOf(l.code, v.speaker_id);
+      return html`<li class="voice-card">
+      <h3>${v.name}</h3>
+      <p class="muted">${capitalised(v.gender)} · ${groupName(v.group)}</p>
+      <p class="small">${engine ? html`${capitalised(engine.method)} (${engine.name}).` : ''}</p>
+      <audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="Sample of ${v.name}, ${l.name}"></audio>
+    </li>`;
+    })}
+  </ul>
 </section>`,
+  );
+  const developerRows = catalogue.languages.flatMap((l) =>
+    l.voices.map((v) => {
+      const engine = engineOf(l.code, v.speaker_id);
+      return html`<tr><td data-label="Voice">${v.name}</td><td data-label="language"><code>${l.code}</code></td><td data-label="speaker_id"><code>${v.speaker_id}</code></td><td data-label="group"><code>${v.group}</code></td><td data-label="Sample rate">${v.sample_rate} Hz</td><td data-label="Engine and licence">${engine ? `${engine.name}, ${engine.licence}` : ''}</td></tr>`;
+    }),
   );
   const main = html`<section class="page-head">
   <div class="container page-head-inner">
@@ -87,6 +113,16 @@ export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerTok
 <section class="section section-tight">
   <div class="container stack-lg">
     ${sections}
+    <section class="card" aria-labelledby="developers-title">
+      <div class="card-head">
+        <h2 id="developers-title">For developers</h2>
+        <p class="muted">The values the API takes for each voice (<code>language</code>, <code>speaker_id</code>) and what it reports.</p>
+      </div>
+      <div class="table-wrap"><table class="table table-stack">
+        <thead><tr><th scope="col">Voice</th><th scope="col">language</th><th scope="col">speaker_id</th><th scope="col">group</th><th scope="col">Sample rate</th><th scope="col">Engine and licence</th></tr></thead>
+        <tbody>${developerRows}</tbody>
+      </table></div>
+    </section>
     <section class="card" aria-labelledby="formats-title">
       <div class="card-head">
         <h2 id="formats-title">Stream formats</h2>
