@@ -10,6 +10,8 @@ export type SignUpResult =
       readonly ok: false;
       readonly code: 'invalid_name' | 'invalid_email' | 'weak_password' | 'email_taken';
       readonly message: string;
+      /** Every field at fault and why, so a form can show them all at once beside their fields. */
+      readonly problems: Readonly<Partial<Record<'name' | 'email' | 'password', string>>>;
     };
 
 /** One answer for an unknown email and a wrong password, so sign-in does not reveal who has an account. */
@@ -44,12 +46,23 @@ export class UserService {
    */
   async signUp(input: { name: string; email: string; password: string }): Promise<SignUpResult> {
     const email = normalizeEmail(input.email);
-    if (email.length === 0) return { ok: false, code: 'invalid_email', message: 'enter your email address' };
     const now = this.#now();
-    const built = buildAccount({ name: input.name, email }, now);
-    if (!built.ok) return built;
+    // Every field is checked, so the form can say everything that is wrong in one go.
+    const problems: Partial<Record<'name' | 'email' | 'password', string>> = {};
+    const byName = buildAccount({ name: input.name }, now);
+    if (!byName.ok) problems.name = byName.message;
+    const byEmail = buildAccount({ name: 'x', email }, now);
+    if (email.length === 0) problems.email = 'enter your email address';
+    else if (!byEmail.ok) problems.email = byEmail.message;
     const weak = passwordProblem(input.password);
-    if (weak !== undefined) return { ok: false, code: 'weak_password', message: weak };
+    if (weak !== undefined) problems.password = weak;
+    const first = (['name', 'email', 'password'] as const).find((field) => problems[field] !== undefined);
+    if (first !== undefined) {
+      const code = first === 'name' ? 'invalid_name' : first === 'email' ? 'invalid_email' : 'weak_password';
+      return { ok: false, code, message: problems[first] ?? '', problems };
+    }
+    const built = buildAccount({ name: input.name, email }, now);
+    if (!built.ok) throw new Error('a checked account was refused');
     const user: UserRecord = {
       id: newId('usr'),
       accountId: built.account.id,
@@ -62,6 +75,7 @@ export class UserService {
         ok: false,
         code: 'email_taken',
         message: 'an account already uses this email; sign in instead',
+        problems: { email: 'an account already uses this email; sign in instead' },
       };
     }
     return { ok: true, user, account: built.account };

@@ -121,6 +121,23 @@ describe('sign-up, sign-in and sign-out', () => {
       assert.equal(await web.users.signIn({ email, password: 'short pass1' }).then((r) => r.ok), false);
     });
 
+    it('says everything wrong with a sign-up at once, each problem beside its field', async () => {
+      const response = await new TestBrowser(web.app, ORIGIN).signUp({
+        email: 'not-an-email',
+        password: 'short',
+        name: ' ',
+      });
+      assert.equal(response.statusCode, 400);
+      assert.match(response.body, /Please correct the 3 fields marked below/);
+      for (const field of ['name', 'email', 'password']) {
+        assert.match(
+          response.body,
+          new RegExp(`id="${field}"[^>]*aria-invalid="true"[^>]*aria-describedby="[^"]*${field}-error`),
+        );
+        assert.match(response.body, new RegExp(`<p class="error-text" id="${field}-error">`));
+      }
+    });
+
     it('refuses an email that already has an account, whatever its case', async () => {
       const email = newEmail();
       await new TestBrowser(web.app, ORIGIN).signUp({ email, password: PASSWORD });

@@ -79,8 +79,10 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
     };
     const result = await context.users.signUp(input);
     if (!result.ok) {
+      const count = Object.keys(result.problems).length;
       const state = formState(request, reply, {
-        error: sentence(result.message),
+        error: count > 1 ? `Please correct the ${count} fields marked below.` : sentence(result.message),
+        problems: result.problems,
         name: input.name,
         email: input.email,
       });

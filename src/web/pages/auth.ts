@@ -7,6 +7,8 @@ import { page, type Viewer } from '../layout.ts';
 export interface AuthFormState {
   readonly csrfToken: string;
   readonly error?: string;
+  /** Each field's problem, shown beside it. */
+  readonly problems?: Readonly<Partial<Record<'name' | 'email' | 'password', string>>>;
   readonly email?: string;
   readonly name?: string;
   /** Where to go after signing in: a local path. */
@@ -21,8 +23,23 @@ function errorBox(error: string | undefined): SafeHtml {
     : html`<div class="alert alert-error" role="alert" id="form-error"><p>${error}</p></div>`;
 }
 
+/** A field's problem beside it, and the attributes that tie the two together for screen readers. */
+function problemOf(state: AuthFormState, field: 'name' | 'email' | 'password', describedBy?: string) {
+  const problem = state.problems?.[field];
+  const ids = [describedBy, problem ? `${field}-error` : undefined].filter(Boolean).join(' ');
+  return {
+    attributes: html`${problem ? html` aria-invalid="true"` : ''}${ids ? html` aria-describedby="${ids}"` : ''}`,
+    message: problem
+      ? html`<p class="error-text" id="${field}-error">${problem.charAt(0).toUpperCase()}${problem.slice(1)}.</p>`
+      : html``,
+  };
+}
+
 /** The sign-up page: a name, an email and a password make an account and its user. */
 export function signUpPage(state: AuthFormState): SafeHtml {
+  const name = problemOf(state, 'name');
+  const email = problemOf(state, 'email');
+  const password = problemOf(state, 'password', 'password-hint');
   const main = html`<section class="auth">
   <div class="auth-card card">
     <h1>Create your account</h1>
@@ -33,15 +50,18 @@ export function signUpPage(state: AuthFormState): SafeHtml {
       <input type="hidden" name="_csrf" value="${state.csrfToken}">
       <div class="field">
         <label for="name">Name or organisation</label>
-        <input id="name" name="name" type="text" autocomplete="organization" required maxlength="200" value="${state.name ?? ''}">
+        <input id="name" name="name" type="text" autocomplete="organization" required maxlength="200" value="${state.name ?? ''}"${name.attributes}>
+        ${name.message}
       </div>
       <div class="field">
         <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${state.email ?? ''}">
+        <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${state.email ?? ''}"${email.attributes}>
+        ${email.message}
       </div>
       <div class="field">
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="256" aria-describedby="password-hint">
+        <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="256"${password.attributes}>
+        ${password.message}
         <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong password you can remember.</p>
       </div>
       <button type="submit" class="btn btn-primary btn-block">Create account</button>
