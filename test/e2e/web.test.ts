@@ -276,6 +276,31 @@ describe('the website in a browser', {
     await shot('studio');
   });
 
+  it('plays at the rate chosen, shows progress and length, stops on Stop, and keeps the last generations', async () => {
+    await page.goto(`${base}/studio`);
+    await page.getByLabel('Text to speak').fill('Muraho neza! Murakaza neza kuri Ijwi.');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="done"]', { timeout: 20_000 });
+    const normal = await page.locator('#player').evaluate((el: MediaElement) => el.duration);
+    await page.getByLabel('Speaking rate').selectOption('150');
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="done"]', { timeout: 20_000 });
+    const fast = await page.locator('#player').evaluate((el: MediaElement) => el.duration);
+    assert.ok(fast < normal * 0.85, `faster: ${fast} s against ${normal} s`);
+    assert.match((await page.locator('#progress').textContent()) ?? '', /^\d:\d\d \/ \d:\d\d$/);
+    assert.equal(await page.locator('#history li').count(), 2, 'both generations kept to replay');
+    assert.equal(await page.locator('#history li a[download]').count(), 2);
+
+    await page.getByLabel('Speaking rate').selectOption('100');
+    await page.getByLabel('Text to speak').fill(LONG_RW);
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForSelector('#studio-form[data-state="streaming"]', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Stop playback' }).click();
+    assert.equal(await page.locator('#studio-form').getAttribute('data-state'), 'stopped');
+    assert.equal(await page.getByRole('button', { name: 'Speak' }).isEnabled(), true);
+    await shot('studio-history');
+  });
+
   it('speaks in live mode as text is typed or pasted, and Stop cuts it off with nothing after', async () => {
     const live = page.locator('#live');
     const frames = async () => Number(await live.getAttribute('data-frames'));
@@ -294,7 +319,7 @@ describe('the website in a browser', {
     await page.getByLabel('Live text').fill(`${typed}${LONG_RW.slice(0, 600)}`);
     const spoken = await frames();
     await until(async () => (await frames()) > spoken + 20);
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.waitForSelector('#live[data-state="cleared"]');
     const atClear = await frames();
     await sleep(1500);

@@ -23,6 +23,12 @@ function studio(form) {
   const player = byId('player');
   const download = byId('download');
   const example = byId('example');
+  const stop = byId('stop');
+  const rate = byId('rate');
+  const progress = byId('progress');
+  const history = byId('history');
+  /** Generations kept for this tab: their blob URLs are released when they drop off the list. */
+  const HISTORY_SIZE = 5;
   const data = form.dataset;
   const config = {
     csrf: data.csrf ?? '',
@@ -230,18 +236,21 @@ function studio(form) {
 
     return {
       controller,
-      async play(body, onFirstAudio) {
+      async play(body, onFirstAudio, onProgress) {
         const reader = body.getReader();
+        const started = { at: 0 };
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
           if (parts.length === 0) {
             takeOver();
             onFirstAudio();
+            started.at = context.currentTime;
           }
           parts.push(value);
           byteLength += value.length;
           schedule(value);
+          onProgress(context.currentTime - started.at, byteLength / 2 / sampleRate);
         }
         return { seconds: byteLength / 2 / sampleRate, wav: wavFile(parts, byteLength, sampleRate) };
       },
@@ -260,6 +269,69 @@ function studio(form) {
       },
     };
   }
+
+  // What is playing, and how long it is: "0:03 / 0:12"; while a stream is still arriving, its
+  // length is what has arrived so far.
+  const clock = (seconds) => {
+    const whole = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+  };
+  function showProgress(at, length, more = false) {
+    progress.textContent = `${clock(at)} / ${clock(length)}${more ? '…' : ''}`;
+  }
+  player.addEventListener('timeupdate', () => {
+    if (player.src) showProgress(player.currentTime, player.duration);
+  });
+
+  // The speaking rate goes as SSML prosody around the text, escaped: the text stays text.
+  function requestBody(input, option) {
+    const body = { input, language: language.value, speaker_id: Number(option.value) };
+    if (rate.value === '100') return body;
+    const escaped = input.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      ...body,
+      input: `<speak><prosody rate="${rate.value}%">${escaped}</prosody></speak>`,
+      text_type: 'ssml',
+    };
+  }
+
+  function remember(label, url, seconds) {
+    const item = document.createElement('li');
+    const title = document.createElement('p');
+    title.textContent = `${label} · ${clock(seconds)}`;
+    const audio = document.createElement('audio');
+    audio.controls = true;
+    audio.preload = 'none';
+    audio.src = url;
+    audio.setAttribute('aria-label', `Replay: ${label}`);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'ijwi.wav';
+    link.textContent = 'Download';
+    link.className = 'btn btn-ghost btn-small';
+    item.append(title, audio, link);
+    item.dataset.url = url;
+    history.prepend(item);
+    byId('history-card').hidden = false;
+    while (history.children.length > HISTORY_SIZE) {
+      const old = history.lastElementChild;
+      URL.revokeObjectURL(old.dataset.url);
+      old.remove();
+    }
+  }
+
+  stop.addEventListener('click', () => {
+    current?.stop();
+    current = undefined;
+    // What was stopped is not a whole clip: nothing is offered as if it were (the history keeps earlier ones).
+    forgetClip();
+    showProgress(0, 0);
+    stop.disabled = true;
+    speak.disabled = false;
+    form.removeAttribute('aria-busy');
+    setState('stopped');
+    setStatus('Stopped.');
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -282,6 +354,7 @@ function studio(form) {
     current = session;
     const busy = (on) => {
       speak.disabled = on;
+      stop.disabled = !on;
       form.setAttribute('aria-busy', String(on));
     };
     busy(true);
@@ -291,7 +364,7 @@ function studio(form) {
       const response = await fetch('/studio/tts', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-csrf-token': config.csrf },
-        body: JSON.stringify({ input, language: language.value, speaker_id: Number(option.value) }),
+        body: JSON.stringify(requestBody(input, option)),
         signal: session.controller.signal,
       });
       if (!response.ok || !response.body) {
@@ -307,22 +380,34 @@ function studio(form) {
       account.balance = Number(response.headers.get('x-voice-token-balance') ?? account.balance);
       account.freeUses = Number(response.headers.get('x-voice-free-uses-remaining') ?? account.freeUses);
       showAccount();
-      const { seconds, wav } = await session.play(response.body, () => {
-        setState('streaming');
-        setStatus('Playing… still generating.');
-      });
+      const { seconds, wav } = await session.play(
+        response.body,
+        () => {
+          setState('streaming');
+          setStatus('Playing… still generating.');
+        },
+        (at, arrived) => showProgress(at, arrived, true),
+      );
       setState('streamed');
       busy(false);
+      stop.disabled = false;
       downloadUrl = URL.createObjectURL(wav);
       download.href = downloadUrl;
       download.download = `ijwi-${language.value}-${option.textContent?.split(' ')[0]?.toLowerCase() ?? 'voice'}.wav`;
       download.hidden = false;
       setStatus(`Generated ${seconds.toFixed(1)} s of audio. Playing…`);
+      remember(
+        `${option.textContent?.split(' ')[0] ?? 'Voice'}: ${input.slice(0, 40)}${input.length > 40 ? '…' : ''}`,
+        URL.createObjectURL(wav),
+        seconds,
+      );
       await session.finished();
       if (current !== session) return;
       session.stop();
       player.srcObject = null;
       player.src = downloadUrl;
+      stop.disabled = true;
+      showProgress(0, seconds);
       setState('done');
       setStatus(`Done: ${seconds.toFixed(1)} s of audio. Press play to hear it again, or download it.`);
     } catch {

@@ -85,11 +85,22 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
             )}
           </select>
         </div>
+        <div class="field">
+          <label for="rate">Speaking rate</label>
+          <select id="rate" name="rate">
+            <option value="75">Slower (0.75×)</option>
+            <option value="100" selected>Normal</option>
+            <option value="125">Faster (1.25×)</option>
+            <option value="150">Fastest (1.5×)</option>
+          </select>
+        </div>
         <button type="submit" class="btn btn-primary btn-block btn-large" id="speak">Speak</button>
+        <button type="button" class="btn btn-secondary btn-block" id="stop" disabled>Stop playback</button>
         <p class="status" id="status" role="status" aria-live="polite">Ready.</p>
         <div id="studio-error" class="alert alert-error" role="alert" hidden></div>
         <div class="player">
           <audio id="player" controls preload="none" aria-label="Generated speech"></audio>
+          <p class="meter" id="progress" aria-live="off">0:00 / 0:00</p>
           <a id="download" class="btn btn-secondary btn-block" href="#" download="ijwi.wav" hidden>Download WAV</a>
         </div>
       </div>
@@ -106,6 +117,11 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
         <button type="button" class="btn btn-secondary" id="live-stop" disabled>Stop</button>
       </div>
       <p class="status" id="live-status" role="status" aria-live="polite">Live mode is off.</p>
+    </section>
+    <section class="card history" aria-labelledby="history-title" id="history-card" hidden>
+      <h2 id="history-title">This session</h2>
+      <p class="muted">Your last few generations, to hear again or download. They stay in this tab only.</p>
+      <ol id="history" class="history-list"></ol>
     </section>
     <p class="muted small studio-note">English and French use your free generations first, then tokens (1 per started ${options.charsPerToken} characters, ${usd(1)} each).
       Studio requests count towards your account’s limit of ${options.requestsPerMinute} per minute.</p>

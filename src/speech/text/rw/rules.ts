@@ -2,7 +2,7 @@ import type { NormalizationRule } from '../verbalizer.ts';
 import { decimalWords } from './amounts.ts';
 import { dateWords, dayOfMonth, monthNumber, yearPhrase } from './dates.ts';
 import { nounAgreement } from './noun-classes.ts';
-import { type Agreement, cardinal, link, ordinal } from './numbers.ts';
+import { cardinal, link, ordinal } from './numbers.ts';
 import { timeWords } from './time.ts';
 
 const MONTH_NAMES =
