@@ -519,6 +519,10 @@ describe('the website in a browser', {
       ['landing-phone', '/'],
       ['studio-phone', '/studio'],
       ['dashboard-phone', '/dashboard'],
+      ['voices-phone', '/voices'],
+      ['lexicon-phone', '/dashboard/lexicon'],
+      ['error-phone', '/no-such-page'],
+      ['status-phone', '/status'],
     ] as const) {
       await phone.goto(`${base}${path}`);
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -541,6 +545,8 @@ describe('the website in a browser', {
       '/no-such-page',
     ]) {
       await page.goto(`${base}${path}`);
+      if (path === '/no-such-page') await shot('error');
+      if (path === '/status') await shot('status');
       // The test runner's compiler names functions through a helper the page does not have.
       await page.evaluate('globalThis.__name ??= (f) => f');
       failures.push(...(await page.evaluate(lowContrastTexts)).map((f) => `${path}: ${f}`));
