@@ -223,7 +223,12 @@ export function speechPart(
   return { ...part, ...withPronunciations(part, lexicon, settings.voice.language, settings.textType) };
 }
 
-/** A request with the account's lexicon applied (see `withPronunciations`). */
-export function withLexicon<T extends TtsRequest>(request: T, lexicon: Lexicon): T {
+/** A request with its account's lexicon for its language applied (see `withPronunciations`). */
+export async function withLexicon<T extends TtsRequest>(
+  request: T,
+  accountId: string,
+  lexicons: { lexiconFor(accountId: string, language: string): Promise<Lexicon> },
+): Promise<T> {
+  const lexicon = await lexicons.lexiconFor(accountId, request.voice.language);
   return { ...request, ...withPronunciations(request, lexicon, request.voice.language, request.textType) };
 }

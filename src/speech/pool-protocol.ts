@@ -39,6 +39,8 @@ export type ToWorker =
       readonly skip: number;
       /** Absent: the job runs to its end. */
       readonly yieldWindow?: YieldWindow;
+      /** Report the engine's word events in `done` (only a caller that asked for them gets them). */
+      readonly words?: boolean;
     }
   | {
       readonly type: 'phonemes';

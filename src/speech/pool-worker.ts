@@ -83,7 +83,7 @@ async function speak(
   };
   engine.synthesize(message.input, message.voice, message.rate, {
     push: (samples) => take(encoder.encode(samples)),
-    word: (word) => words.push(word),
+    ...(message.words ? { word: (word: EngineWord) => void words.push(word) } : {}),
     cancelled: () => {
       if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
       return outcome !== 'done';

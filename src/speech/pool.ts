@@ -186,6 +186,7 @@ export class EnginePool {
         rate: job.rate ?? 1,
         output: job.output,
         skip: 0,
+        ...(job.onWords ? { words: true } : {}),
       },
       {
         deadline: job.deadline ?? performance.now(),

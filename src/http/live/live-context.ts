@@ -81,10 +81,6 @@ export class LiveContext {
     this.#options = options;
   }
 
-  get finished(): boolean {
-    return this.#finished;
-  }
-
   /** Appends text; speaks each part it completes. Throws `ApiError` on text the context refuses. */
   text(text: string, at: number): void {
     const forbidden = firstForbiddenCharacter(text);
@@ -172,9 +168,7 @@ export class LiveContext {
   #pump(): void {
     if (this.#running || this.#finished) return;
     this.#running = true;
-    void this.#run().finally(() => {
-      this.#running = false;
-    });
+    void this.#run();
   }
 
   async #run(): Promise<void> {
@@ -188,6 +182,10 @@ export class LiveContext {
       if (this.#finished) return;
       if (!(error instanceof ApiError || error instanceof AudioBoundExceeded)) this.#options.log(error);
       this.fail(asApiError(error));
+    } finally {
+      // In the same step as the empty queue was seen: a part queued after it starts a new run,
+      // where a flag cleared a tick later would leave that part waiting for the next message.
+      this.#running = false;
     }
   }
 
@@ -294,11 +292,6 @@ export class LiveContext {
     if (this.#finished) return;
     this.#finished = true;
     this.#options.onFinished();
-  }
-
-  /** Bytes of audio sent: none means the client received nothing it was billed for. */
-  get bytesSent(): number {
-    return this.#bytesSent;
   }
 }
 

@@ -93,7 +93,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       per: 'account',
     });
     const parsed = parseTtsRequest(request.body, context.studioMaxChars);
-    const tts = withLexicon(parsed, await context.lexicons.lexiconFor(accountId, parsed.voice.language));
+    const tts = await withLexicon(parsed, accountId, context.lexicons);
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
     await streamBilledSpeech(request, reply, {
       pool: readyPool(context.pool),

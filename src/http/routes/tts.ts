@@ -127,7 +127,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const parsed = parseTtsRequest(request.body, options.fileMaxChars);
-    const tts = withLexicon(parsed, await options.lexicons.lexiconFor(accountId, parsed.voice.language));
+    const tts = await withLexicon(parsed, accountId, options.lexicons);
     const pool = readyPool(options.pool);
     const tokens = await precheck(accountId, tts, 0);
     const controller = abortOnDisconnect(request, reply);
@@ -182,8 +182,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   app.post('/v1/audio/speech', openAiRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const parsed = parseOpenAiSpeechRequest(request.body);
-    const lexicon = await options.lexicons.lexiconFor(accountId, parsed.tts.voice.language);
-    const speech = { ...parsed, tts: withLexicon(parsed.tts, lexicon) };
+    const speech = { ...parsed, tts: await withLexicon(parsed.tts, accountId, options.lexicons) };
     const pcm = speech.format === 'pcm';
     const sampleRate = pcm ? OPENAI_PCM.sampleRate : speech.tts.voice.sampleRate;
     await streamBilledSpeech(request, reply, {
@@ -209,7 +208,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply);
     const parsed = parseStreamTtsRequest(request.body, options.streamMaxChars);
-    const tts = withLexicon(parsed, await options.lexicons.lexiconFor(accountId, parsed.voice.language));
+    const tts = await withLexicon(parsed, accountId, options.lexicons);
     await streamBilledSpeech(request, reply, {
       pool: readyPool(options.pool),
       billing: options.billing,
