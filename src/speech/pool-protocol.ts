@@ -75,14 +75,15 @@ export interface WarmUpPlan {
 
 /** `WorkerData.control[CONTROL_CANCEL]`: the id of a job to stop. */
 export const CONTROL_CANCEL = 0;
-/** `WorkerData.control[CONTROL_YIELD]`: the id of a job to interrupt within its yield window. */
-export const CONTROL_YIELD = 1;
 
 /**
- * Data each worker is started with. `control` is shared memory, read between engine chunks:
- * the engine blocks the worker's thread while it speaks, so no message could reach it then.
+ * Data each worker is started with, shared memory read between engine chunks: the engine blocks
+ * the worker's thread while it speaks, so no message could reach it then. `control` is the
+ * worker's own; `waiting` (one count, the same for every worker) is how many waiting jobs a
+ * running job inside its yield window may give its worker up to: a worker that yields takes one.
  */
 export interface WorkerData {
   readonly control: Int32Array;
+  readonly waiting: Int32Array;
   readonly warmUp: WarmUpPlan;
 }

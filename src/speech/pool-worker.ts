@@ -5,7 +5,6 @@ import { engines } from './engines/registry.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
-  CONTROL_YIELD,
   type FromWorker,
   type OutputSpec,
   type ToWorker,
@@ -17,7 +16,7 @@ import {
 
 const port = parentPort;
 if (!port) throw new Error('pool-worker must run in a worker thread');
-const { control, warmUp } = workerData as WorkerData;
+const { control, waiting, warmUp } = workerData as WorkerData;
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
 const WARM_UP_ROUNDS = 3;
@@ -93,7 +92,20 @@ async function speak(
   return { outcome, delivered: Math.max(produced, message.skip), words };
 }
 
-/** Runs a job for the pool: first bytes at once, then batches; stops when the pool asks. */
+/**
+ * Takes one of the waiting jobs the pool says a running job may give its worker up to: true
+ * when there was one to take. Decided here, between engine chunks, because the pool's thread may
+ * be too busy in a burst to ask in time, when a clause takes a few milliseconds.
+ */
+function claimWaiting(): boolean {
+  for (;;) {
+    const count = Atomics.load(waiting, 0);
+    if (count <= 0) return false;
+    if (Atomics.compareExchange(waiting, 0, count, count - 1) === count) return true;
+  }
+}
+
+/** Runs a job for the pool: first bytes at once, then batches; stops when cancelled or when it yields. */
 async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>): Promise<void> {
   const { jobId, yieldWindow } = message;
   const batchBytes = bytesPerSecond(message.output) * BATCH_SECONDS;
@@ -117,9 +129,9 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
     },
     (delivered) => {
       if (Atomics.load(control, CONTROL_CANCEL) === jobId) return 'cancelled';
-      const asked = yieldWindow !== undefined && Atomics.load(control, CONTROL_YIELD) === jobId;
-      if (asked && delivered >= yieldWindow.fromBytes && delivered < yieldWindow.untilBytes) return 'yielded';
-      return undefined;
+      const inWindow =
+        yieldWindow !== undefined && delivered >= yieldWindow.fromBytes && delivered < yieldWindow.untilBytes;
+      return inWindow && claimWaiting() ? 'yielded' : undefined;
     },
   );
   if (outcome === 'cancelled') {
@@ -128,8 +140,6 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
   }
   flush();
   if (outcome === 'yielded') {
-    // The request is used up: a stale one must not interrupt this job's resumed run here.
-    Atomics.compareExchange(control, CONTROL_YIELD, jobId, 0);
     send({ type: 'yielded', jobId, delivered: sent });
     return;
   }

@@ -4,7 +4,6 @@ import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
-  CONTROL_YIELD,
   type FromWorker,
   type OutputSpec,
   type ToWorker,
@@ -53,6 +52,11 @@ interface QueuedJob {
   readonly bytesPerSecond: number;
   /** Bytes the caller has been given. */
   delivered: number;
+  /**
+   * When its listener began to play its audio: its first bytes, or its deadline if they came
+   * sooner. A job that started late gives its listener audio from then on, not from its deadline.
+   */
+  playingFrom: number | undefined;
   /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
   yieldWindow: YieldWindow | undefined;
   readonly stream: JobStream<Uint8Array>;
@@ -110,7 +114,8 @@ function inputLength(message: ToWorker): number {
 
 /** When a job's listener runs out of the audio it has been given. */
 function dueAgain(job: QueuedJob): number {
-  return job.bytesPerSecond > 0 ? job.deadline + (job.delivered / job.bytesPerSecond) * 1000 : job.deadline;
+  const from = job.playingFrom ?? job.deadline;
+  return job.bytesPerSecond > 0 ? from + (job.delivered / job.bytesPerSecond) * 1000 : from;
 }
 
 /** True when `a` runs before `b`: the earlier deadline, then the earlier arrival. */
@@ -130,8 +135,8 @@ export class EnginePool {
   readonly #slots: Slot[] = [];
   /** Waiting jobs, soonest due first. */
   readonly #queue: QueuedJob[] = [];
-  /** Input characters of the waiting jobs: with the cost per character, the work queued. */
-  #queuedCharacters = 0;
+  /** Shared with every worker: how many waiting jobs a running one may yield to (`#publishWaiting`). */
+  readonly #waiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   #msPerCharacter = INITIAL_MS_PER_CHARACTER;
   readonly #options: PoolOptions;
   #nextId = 1;
@@ -222,7 +227,6 @@ export class EnginePool {
   async close(): Promise<void> {
     this.#closed = true;
     const error = new Error('engine pool closed');
-    this.#queuedCharacters = 0;
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
     await Promise.all(
       this.#slots.map(async (slot) => {
@@ -250,6 +254,7 @@ export class EnginePool {
       characters: inputLength(message),
       ...schedule,
       delivered: 0,
+      playingFrom: undefined,
       stream,
       ...(onDone ? { onDone } : {}),
       detach: () => signal?.removeEventListener('abort', onAbort),
@@ -279,14 +284,12 @@ export class EnginePool {
       else high = mid;
     }
     this.#queue.splice(low, 0, job);
-    this.#queuedCharacters += job.characters;
   }
 
   #cancel(job: QueuedJob): void {
     const queuedAt = this.#queue.indexOf(job);
     if (queuedAt >= 0) {
       this.#queue.splice(queuedAt, 1);
-      this.#queuedCharacters -= job.characters;
       job.detach();
       this.#schedule();
       return;
@@ -302,12 +305,11 @@ export class EnginePool {
       if (!slot.ready || slot.job) continue;
       const job = this.#queue.shift();
       if (!job) break;
-      this.#queuedCharacters -= job.characters;
       slot.job = job;
       slot.startedAt = performance.now();
       slot.worker.postMessage(this.#messageFor(job));
     }
-    this.#askYields();
+    this.#publishWaiting();
   }
 
   #messageFor(job: QueuedJob): ToWorker {
@@ -317,45 +319,31 @@ export class EnginePool {
   }
 
   /**
-   * Pairs the most urgent waiting jobs that have not started (a new call's first clause, as a
-   * rule) with the running jobs that could yield, least urgent first, and flags each running job
-   * that such a waiting one is due before. An interrupted job, waiting to resume, interrupts no
-   * one: it gets the next free worker when it is the most urgent, which bounds the repeated work.
-   * Nothing is interrupted while the queued work would keep an interrupted job waiting longer
-   * than the audio it leaves its listener: past that, interrupting would only move the wait from
-   * the start of some calls into the middle of others. A flag that no longer holds is withdrawn,
-   * so no job is interrupted for work another worker has taken meanwhile.
+   * Tells the workers how many waiting jobs a running one may give its worker up to: the jobs
+   * due by now that have not started (a new call's first clause, as a rule), as many as the
+   * workers can run, with every job due before them, within the audio an interrupted job leaves
+   * its listener (`YIELD_FROM_SECONDS`). Past that, interrupting would only move the wait from the
+   * start of some calls into the middle of others. A worker inside its job's yield window takes
+   * one and yields (pool-worker.ts); an interrupted job, waiting to resume, interrupts no one:
+   * it gets the next free worker when it is the most urgent, which bounds the repeated work.
    */
-  #askYields(): void {
-    const candidates: { slot: Slot; due: number }[] = [];
-    for (const slot of this.#slots) {
-      const { job } = slot;
-      if (job?.yieldWindow && job.delivered < job.yieldWindow.untilBytes) {
-        candidates.push({ slot, due: dueAgain(job) });
-      }
-    }
-    if (candidates.length === 0) return;
-    candidates.sort((a, b) => b.due - a.due);
-    const workers = this.#slots.filter((s) => s.ready).length;
-    const affordable = (this.#queuedCharacters * this.#msPerCharacter) / workers < YIELD_FROM_SECONDS * 1000;
-    // The queue is in deadline order: its first jobs that have not started are the ones to serve.
-    const fresh: QueuedJob[] = [];
+  #publishWaiting(): void {
+    const now = performance.now();
+    const budget = YIELD_FROM_SECONDS * 1000 * this.#slots.filter((s) => s.ready).length;
+    let count = 0;
+    let work = 0;
     for (const job of this.#queue) {
-      if (!affordable || fresh.length === candidates.length) break;
-      if (job.delivered === 0) fresh.push(job);
+      if (job.deadline > now) break;
+      work += job.characters * this.#msPerCharacter;
+      if (work > budget) break;
+      if (job.delivered === 0) count++;
     }
-    let next = 0;
-    for (const { slot, due } of candidates) {
-      const waiting = fresh[next];
-      const ask = waiting !== undefined && waiting.deadline < due;
-      if (ask) next++;
-      Atomics.store(slot.control, CONTROL_YIELD, ask ? (slot.job?.id ?? 0) : 0);
-    }
+    Atomics.store(this.#waiting, 0, count);
   }
 
   #spawn(): Promise<void> {
-    const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-    const workerData: WorkerData = { control, warmUp: this.#options.warmUp };
+    const control = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    const workerData: WorkerData = { control, waiting: this.#waiting, warmUp: this.#options.warmUp };
     const slot: Slot = {
       worker: startWorker(workerData),
       control,
@@ -393,9 +381,9 @@ export class EnginePool {
     const job = slot.job;
     if (!job || job.id !== message.jobId) return;
     if (message.type === 'chunk') {
+      job.playingFrom ??= Math.max(job.deadline, performance.now());
       job.delivered += message.bytes.byteLength;
       job.stream.push(message.bytes);
-      this.#askYields();
       return;
     }
     slot.job = undefined;

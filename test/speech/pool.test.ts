@@ -11,9 +11,9 @@ function voice(language: string, speakerId: number): Voice {
   return found;
 }
 
-// espeak-ng voices: these tests stop and resume their clauses between engine chunks (Flite
-// renders a clause whole; its engine tests are in engines/flite.test.ts). `en` reads the
-// English texts, with an espeak-ng English voice of the pool's own.
+// espeak-ng voices (Flite's engine tests are in engines/flite.test.ts): these tests stop and
+// resume their clauses between engine chunks. `en` reads the English texts, with an espeak-ng
+// English voice of the pool's own.
 const en = { ...voice('fr', 0), engineVoice: { ...voice('fr', 0).engineVoice, language: 'en-us' } };
 const fr = voice('fr', 1);
 const rw = voice('rw', 2);

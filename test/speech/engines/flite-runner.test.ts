@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { parseWav } from '../../../src/speech/audio/wav.ts';
 import {
   type CompiledFlite,
   compileFlite,
   FliteRunner,
 } from '../../../src/speech/engines/flite/wasi-runner.ts';
-import { exportStackPointer } from '../../../src/speech/engines/flite/wasm-binary.ts';
+import { exportStackPointer, redirectAudioStream } from '../../../src/speech/engines/flite/wasm-binary.ts';
 
 // The runner keeps one Flite instance and puts it back into its first state before each run:
 // whatever ran before, a run must give the bytes a brand-new instance gives.
@@ -62,6 +63,35 @@ describe('Flite runner', () => {
     assert.equal(runner.memoryBytes, settled);
   });
 
+  it('streams, while it synthesises, exactly the samples it would write, and stops when told', () => {
+    const runner = new FliteRunner(module);
+    for (const voice of ['slt', 'rms', 'awb']) {
+      const args = say(voice, 'Good morning, thank you for calling the clinic.');
+      const { samples: written, sampleRate } = parseWav(runner.run(args).wav);
+      const parts: Int16Array[] = [];
+      runner.stream(args, (samples, rate) => {
+        assert.equal(rate, sampleRate);
+        parts.push(samples.slice());
+        return true;
+      });
+      // In many stretches, not one at the end: the listener hears the clause while it is made.
+      assert.ok(parts.length > 20, `${voice}: ${parts.length} stretches`);
+      const streamed = Int16Array.from(parts.flatMap((part) => [...part]));
+      assert.deepEqual(streamed, written, voice);
+
+      // Told to stop after three stretches, Flite makes no more, and the next run is whole again.
+      let calls = 0;
+      runner.stream(args, () => ++calls < 3);
+      assert.equal(calls, 3, voice);
+      let again = 0;
+      runner.stream(args, (samples) => {
+        again += samples.length;
+        return true;
+      });
+      assert.equal(again, written.length, voice);
+    }
+  });
+
   it('runs again after a run that failed', () => {
     const runner = new FliteRunner(module);
     assert.throws(() => runner.run(['-f', '/no/such/file.txt']), /flite failed.*no\/such\/file/);
@@ -91,6 +121,16 @@ describe('Flite binary rewrite', () => {
   it('refuses a module whose state it could not reset', () => {
     assert.throws(() => exportStackPointer(withGlobals(1, 1), 'sp'), /found 2/);
     assert.throws(() => exportStackPointer(withGlobals(0), 'sp'), /found 0/);
+  });
+
+  it('refuses to redirect the audio stream of a binary without the callback or the import it needs', () => {
+    assert.throws(() => redirectAudioStream(withGlobals(0, 1), -7), /no section/);
+    const typeAndImport = [0x01, 0x01, 0x00, 0x02, 0x01, 0x00];
+    assert.throws(
+      () => redirectAudioStream(Uint8Array.from([...withGlobals(0, 1), ...typeAndImport]), -7),
+      /imports no wasi_snapshot_preview1.fd_write/,
+    );
+    assert.throws(() => redirectAudioStream(withGlobals(0, 1), 3), /must be negative/);
   });
 
   it('exports the one mutable global', async () => {

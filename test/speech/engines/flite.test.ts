@@ -123,6 +123,23 @@ describe('Flite engine', () => {
     assert.equal(pool.queued, 0);
   });
 
+  it('gives its worker up to a call due sooner mid-clause, and resumes where it stopped', async () => {
+    const long = `${SENTENCE} `.repeat(12);
+    const alone = await speak(text(long), voice('slt'), mulaw);
+    const now = performance.now();
+    const running = [now, now + 1].map((deadline) =>
+      collect(pool.synthesize({ input: text(long), voice: voice('slt'), output: mulaw, deadline })).then(
+        (audio) => ({ name: 'long', audio }),
+      ),
+    );
+    const urgent = collect(
+      pool.synthesize({ input: text('Hello.'), voice: voice('rms'), output: mulaw, deadline: now - 1 }),
+    ).then((audio) => ({ name: 'urgent', audio }));
+    assert.equal((await Promise.race([urgent, ...running])).name, 'urgent');
+    for (const { audio } of await Promise.all(running)) assert.ok(audio.equals(alone));
+    assert.equal(pool.queued, 0);
+  });
+
   it('reads markup and option-like text as text, and phones only from its phone set', async () => {
     const plain = (await speak(text('Hello there.'), voice('slt'), native16k)).byteLength / 32_000;
     for (const hostile of [

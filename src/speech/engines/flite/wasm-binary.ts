@@ -1,22 +1,36 @@
 /**
- * The two edits the Flite runner makes to Flite's WebAssembly binary before compiling it: drop
- * the custom sections (4 MB of debug information nobody reads) and export the module's one
- * mutable global, the C stack pointer, so that a run can start from the instance's first state
- * without a new instance (see `wasi-runner.ts`). The binary format is the WebAssembly core
- * specification's, section 5: a preamble, then sections of `id, size (LEB128), body`.
+ * The edits the Flite runner makes to Flite's WebAssembly binary before compiling it: drop the
+ * custom sections (4 MB of debug information nobody reads), export the module's one mutable
+ * global, the C stack pointer, so that a run can start from the instance's first state without
+ * a new instance, and send the audio Flite streams while it synthesises out through an import
+ * (see `wasi-runner.ts`). The binary format is the WebAssembly core specification's, section 5:
+ * a preamble, then sections of `id, size (LEB128), body`.
  */
 
-const PREAMBLE_BYTES = 8;
+/** `\0asm`, version 1. */
+const PREAMBLE = Uint8Array.of(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00);
 const CUSTOM_SECTION = 0;
+const TYPE_SECTION = 1;
+const IMPORT_SECTION = 2;
+const FUNCTION_SECTION = 3;
 const GLOBAL_SECTION = 6;
 const EXPORT_SECTION = 7;
+const CODE_SECTION = 10;
 const DATA_SECTION = 11;
-/** The name section's subsection of data segment names (extended name section). */
+/** The name section's subsections of function names and of data segment names (extended). */
+const FUNCTION_NAMES = 1;
 const DATA_NAMES = 9;
 const ACTIVE_SEGMENT = 0;
 const I32_CONST = 0x41;
+const LOCAL_GET = 0x20;
+const CALL = 0x10;
 const END = 0x0b;
 const EXPORT_KIND_GLOBAL = 3;
+const IMPORT_KIND_FUNCTION = 0;
+const IMPORT_KIND_TABLE = 1;
+const IMPORT_KIND_MEMORY = 2;
+const FUNCTION_TYPE = 0x60;
+const I32 = 0x7f;
 
 interface Section {
   readonly id: number;
@@ -49,7 +63,7 @@ function writeUnsigned(value: number): number[] {
 
 function readSections(binary: Uint8Array): Section[] {
   const sections: Section[] = [];
-  let at = PREAMBLE_BYTES;
+  let at = PREAMBLE.length;
   while (at < binary.length) {
     const id = binary[at] as number;
     const { value: size, next } = readUnsigned(binary, at + 1);
@@ -103,14 +117,22 @@ export function exportStackPointer(binary: Uint8Array, exportName: string): Uint
   if (mutable.length !== 1) {
     throw new Error(`expected one mutable global (the stack pointer), found ${mutable.length}`);
   }
-  const parts: Uint8Array[] = [binary.subarray(0, PREAMBLE_BYTES)];
-  for (const section of sections) {
-    const body =
+  return assemble(
+    sections.map((section) =>
       section.id === EXPORT_SECTION
-        ? withExport(section.body, exportName, EXPORT_KIND_GLOBAL, mutable[0] as number)
-        : section.body;
-    parts.push(Uint8Array.from([section.id, ...writeUnsigned(body.length)]), body);
-  }
+        ? {
+            id: section.id,
+            body: withExport(section.body, exportName, EXPORT_KIND_GLOBAL, mutable[0] as number),
+          }
+        : section,
+    ),
+  );
+}
+
+/** A binary of these sections. */
+function assemble(sections: readonly Section[]): Uint8Array {
+  const parts: Uint8Array[] = [PREAMBLE];
+  for (const { id, body } of sections) parts.push(Uint8Array.from([id, ...writeUnsigned(body.length)]), body);
   return concatenate(parts);
 }
 
@@ -120,9 +142,9 @@ export interface MemoryRange {
   readonly end: number;
 }
 
-/** The names the binary's name section gives its data segments, by index. */
-function dataSegmentNames(sections: readonly Section[]): Map<number, string> {
-  const names = new Map<number, string>();
+/** The names the binary's name section gives to one kind of thing (a subsection), by index. */
+function names(sections: readonly Section[], subsectionId: number): Map<number, string> {
+  const found = new Map<number, string>();
   const decoder = new TextDecoder();
   for (const { id, body } of sections) {
     if (id !== CUSTOM_SECTION) continue;
@@ -132,12 +154,12 @@ function dataSegmentNames(sections: readonly Section[]): Map<number, string> {
     while (at < body.length) {
       const subsection = body[at] as number;
       const { value: size, next: start } = readUnsigned(body, at + 1);
-      if (subsection === DATA_NAMES) {
+      if (subsection === subsectionId) {
         let { value: count, next: entry } = readUnsigned(body, start);
         for (; count > 0; count--) {
           const index = readUnsigned(body, entry);
           const nameLength = readUnsigned(body, index.next);
-          names.set(
+          found.set(
             index.value,
             decoder.decode(body.subarray(nameLength.next, nameLength.next + nameLength.value)),
           );
@@ -147,7 +169,7 @@ function dataSegmentNames(sections: readonly Section[]): Map<number, string> {
       at = start + size;
     }
   }
-  return names;
+  return found;
 }
 
 /**
@@ -157,7 +179,7 @@ function dataSegmentNames(sections: readonly Section[]): Map<number, string> {
  */
 export function readOnlyData(binary: Uint8Array): MemoryRange | undefined {
   const sections = readSections(binary);
-  const index = [...dataSegmentNames(sections)].find(([, name]) => name === '.rodata')?.[0];
+  const index = [...names(sections, DATA_NAMES)].find(([, name]) => name === '.rodata')?.[0];
   const data = sections.find((section) => section.id === DATA_SECTION)?.body;
   if (index === undefined || data === undefined) return undefined;
   let { value: count, next: at } = readUnsigned(data, 0);
@@ -171,6 +193,141 @@ export function readOnlyData(binary: Uint8Array): MemoryRange | undefined {
     at = size.next + size.value;
   }
   return undefined;
+}
+
+/** `count` entries of a vector starting at `at`, each read by `entry`, which returns where the next begins. */
+function readVector(body: Uint8Array, at: number, entry: (at: number, index: number) => number): number {
+  const { value: count, next } = readUnsigned(body, at);
+  let position = next;
+  for (let index = 0; index < count; index++) position = entry(position, index);
+  return position;
+}
+
+/** The function types of the type section, as `params -> results` of value type bytes. */
+function functionTypes(body: Uint8Array): string[] {
+  const types: string[] = [];
+  readVector(body, 0, (at) => {
+    if (body[at] !== FUNCTION_TYPE) throw new Error('unexpected type in WebAssembly binary');
+    const params = readUnsigned(body, at + 1);
+    const results = readUnsigned(body, params.next + params.value);
+    types.push(
+      `${[...body.subarray(params.next, params.next + params.value)]}->${[
+        ...body.subarray(results.next, results.next + results.value),
+      ]}`,
+    );
+    return results.next + results.value;
+  });
+  return types;
+}
+
+/** Skips a name (`length, bytes`) and returns it with where what follows begins. */
+function readName(body: Uint8Array, at: number): { name: string; next: number } {
+  const { value: length, next } = readUnsigned(body, at);
+  return { name: new TextDecoder().decode(body.subarray(next, next + length)), next: next + length };
+}
+
+/** The imported functions, in index order: `module.name` and type index. */
+function importedFunctions(body: Uint8Array): { name: string; type: number }[] {
+  const functions: { name: string; type: number }[] = [];
+  readVector(body, 0, (at) => {
+    const module = readName(body, at);
+    const field = readName(body, module.next);
+    const kind = body[field.next];
+    const description = field.next + 1;
+    if (kind === IMPORT_KIND_FUNCTION) {
+      const type = readUnsigned(body, description);
+      functions.push({ name: `${module.name}.${field.name}`, type: type.value });
+      return type.next;
+    }
+    // A table's reference type, then limits; a memory's limits; a global's type and mutability.
+    const limits = kind === IMPORT_KIND_TABLE ? description + 1 : description;
+    if (kind !== IMPORT_KIND_TABLE && kind !== IMPORT_KIND_MEMORY) return description + 2;
+    const minimum = readUnsigned(body, limits + 1);
+    return (body[limits] as number) & 1 ? readUnsigned(body, minimum.next).next : minimum.next;
+  });
+  return functions;
+}
+
+/** Signed LEB128, for an `i32.const` immediate. */
+function writeSigned(value: number): number[] {
+  const out: number[] = [];
+  let rest = value;
+  for (;;) {
+    const low = rest & 0x7f;
+    rest >>= 7;
+    const done = (rest === 0 && (low & 0x40) === 0) || (rest === -1 && (low & 0x40) !== 0);
+    out.push(done ? low : low | 0x80);
+    if (done) return out;
+  }
+}
+
+const STREAM_CALLBACK = 'audio_stream_chunk';
+const WRITE_IMPORT = 'wasi_snapshot_preview1.fd_write';
+const I32_TO_I32 = (params: number) => `${Array(params).fill(I32)}->${I32}`;
+
+/**
+ * The binary with the body of Flite's audio streaming callback, `audio_stream_chunk(wave, start,
+ * size, last, info)` (it opens, writes and closes an audio device, which a WASI build has not
+ * got), replaced by a call of the WASI `fd_write` import as `fd_write(fd, wave, start, size)`
+ * whose answer it returns (0: go on, -1: stop). No real descriptor is negative, so the runner's
+ * import tells these calls from Flite's own writes by `fd` and reads the samples itself: `wave`
+ * is a `cst_wave *`. Flite calls it with each new stretch of samples while its vocoder runs,
+ * when it is asked for `-o stream`. Needs the name section to find the callback, so it runs
+ * before `exportStackPointer` drops it; throws when the callback or the import is not there
+ * with the types this relies on.
+ */
+export function redirectAudioStream(binary: Uint8Array, fd: number): Uint8Array {
+  if (fd >= 0) throw new Error('the stream descriptor must be negative, so no real one can be it');
+  const sections = readSections(binary);
+  const body = (id: number) => {
+    const section = sections.find((candidate) => candidate.id === id);
+    if (!section) throw new Error(`the WebAssembly binary has no section ${id}`);
+    return section.body;
+  };
+  const types = functionTypes(body(TYPE_SECTION));
+  const imported = importedFunctions(body(IMPORT_SECTION));
+  const write = imported.findIndex((entry) => entry.name === WRITE_IMPORT);
+  const callback = [...names(sections, FUNCTION_NAMES)].find(([, name]) => name === STREAM_CALLBACK)?.[0];
+  if (write === -1 || types[imported[write]?.type ?? -1] !== I32_TO_I32(4)) {
+    throw new Error(`the WebAssembly binary imports no ${WRITE_IMPORT} of the expected type`);
+  }
+  if (callback === undefined || callback < imported.length) {
+    throw new Error(`the WebAssembly binary defines no ${STREAM_CALLBACK}`);
+  }
+  const defined = callback - imported.length;
+  const declared: number[] = [];
+  readVector(body(FUNCTION_SECTION), 0, (at) => {
+    const type = readUnsigned(body(FUNCTION_SECTION), at);
+    declared.push(type.value);
+    return type.next;
+  });
+  if (types[declared[defined] ?? -1] !== I32_TO_I32(5)) {
+    throw new Error(`${STREAM_CALLBACK} in the WebAssembly binary has an unexpected type`);
+  }
+  const replacement = [
+    0, // no locals
+    I32_CONST,
+    ...writeSigned(fd),
+    ...[0, 1, 2].flatMap((parameter) => [LOCAL_GET, parameter]),
+    CALL,
+    ...writeUnsigned(write),
+    END,
+  ];
+  const code = body(CODE_SECTION);
+  const entries: Uint8Array[] = [];
+  readVector(code, 0, (at, index) => {
+    const { value: size, next } = readUnsigned(code, at);
+    entries.push(
+      index === defined
+        ? Uint8Array.from([...writeUnsigned(replacement.length), ...replacement])
+        : code.subarray(at, next + size),
+    );
+    return next + size;
+  });
+  const newCode = concatenate([Uint8Array.from(writeUnsigned(entries.length)), ...entries]);
+  return assemble(
+    sections.map((section) => (section.id === CODE_SECTION ? { id: CODE_SECTION, body: newCode } : section)),
+  );
 }
 
 function concatenate(parts: readonly Uint8Array[]): Uint8Array {
