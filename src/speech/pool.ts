@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
+import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -44,8 +44,9 @@ type DoneMessage = Extract<FromWorker, { type: 'done' }>;
 interface QueuedJob {
   readonly id: number;
   readonly message: ToWorker;
-  /** Of the input: the measure of how long the job will take. */
+  /** Of the input: with its engine's cost per character, the measure of how long the job will take. */
   readonly characters: number;
+  readonly engine: EngineId;
   /** When its next audio is needed; moves later by the audio it has delivered when it yields. */
   deadline: number;
   /** Of the job's output; 0 for a job without audio. */
@@ -77,11 +78,14 @@ interface Slot {
  * A running job may yield its worker once it has delivered this much audio, which its listener
  * plays while the job waits, and no later than `YIELD_UNTIL_SECONDS`: the engine cannot pause,
  * so the resumed job speaks its clause from the start again and drops what was delivered, and
- * that repeated work must stay small (a second of audio costs a few ms). This is what lets a
- * burst of new calls each get its first audio without waiting for whole clauses of the others.
+ * that repeated work must stay small (two seconds of audio cost a few ms with espeak-ng, about
+ * 25 ms with Flite). This is what lets a burst of new calls each get its first audio without
+ * waiting for whole clauses of the others. A second, not less: the interrupted job must resume
+ * before its listener has played it, and with half a second (tried) a burst of 64 calls left
+ * most of its streams waiting mid-sentence (`npm run bench`, bursts: late streams).
  */
-const YIELD_FROM_SECONDS = 0.5;
-const YIELD_UNTIL_SECONDS = 1;
+const YIELD_FROM_SECONDS = 1;
+const YIELD_UNTIL_SECONDS = 2;
 /** Worker time per input character before any is measured (about 8 ms for a 40-character clause). */
 const INITIAL_MS_PER_CHARACTER = 0.2;
 /** Weight of each new measurement in the moving average of worker time per character. */
@@ -137,7 +141,8 @@ export class EnginePool {
   readonly #queue: QueuedJob[] = [];
   /** Shared with every worker: how many waiting jobs a running one may yield to (`#publishWaiting`). */
   readonly #waiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  #msPerCharacter = INITIAL_MS_PER_CHARACTER;
+  /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
+  readonly #msPerCharacter = new Map<EngineId, number>();
   readonly #options: PoolOptions;
   #nextId = 1;
   #closed = false;
@@ -252,6 +257,7 @@ export class EnginePool {
       id: message.jobId,
       message,
       characters: inputLength(message),
+      engine: message.voice.engine,
       ...schedule,
       delivered: 0,
       playingFrom: undefined,
@@ -321,24 +327,38 @@ export class EnginePool {
   /**
    * Tells the workers how many waiting jobs a running one may give its worker up to: the jobs
    * due by now that have not started (a new call's first clause, as a rule), as many as the
-   * workers can run, with every job due before them, within the audio an interrupted job leaves
-   * its listener (`YIELD_FROM_SECONDS`). Past that, interrupting would only move the wait from the
+   * workers can run, with every other job due before an interrupted one would resume and the
+   * interrupted jobs' runs again, within the audio an interrupted job leaves its listener
+   * (`YIELD_FROM_SECONDS`). Past that, interrupting would only move the wait from the
    * start of some calls into the middle of others. A worker inside its job's yield window takes
    * one and yields (pool-worker.ts); an interrupted job, waiting to resume, interrupts no one:
    * it gets the next free worker when it is the most urgent, which bounds the repeated work.
    */
   #publishWaiting(): void {
     const now = performance.now();
-    const budget = YIELD_FROM_SECONDS * 1000 * this.#slots.filter((s) => s.ready).length;
-    let count = 0;
+    const slack = YIELD_FROM_SECONDS * 1000;
     let work = 0;
+    let fresh = 0;
+    let freshWork = 0;
+    // Every job due before an interrupted one would have to resume runs before it.
     for (const job of this.#queue) {
-      if (job.deadline > now) break;
-      work += job.characters * this.#msPerCharacter;
-      if (work > budget) break;
-      if (job.delivered === 0) count++;
+      if (job.deadline > now + slack) break;
+      const cost = this.#cost(job);
+      work += cost;
+      if (job.delivered === 0 && job.deadline <= now) {
+        fresh++;
+        freshWork += cost;
+      }
     }
-    Atomics.store(this.#waiting, 0, count);
+    // Each yield adds the interrupted job's run again, about as much as a waiting job's.
+    const spare = slack * this.#slots.filter((s) => s.ready).length - work;
+    const count = fresh === 0 ? 0 : Math.min(fresh, Math.floor(spare / (freshWork / fresh)));
+    Atomics.store(this.#waiting, 0, Math.max(0, count));
+  }
+
+  /** The worker time a job is expected to take, in ms. */
+  #cost(job: QueuedJob): number {
+    return job.characters * (this.#msPerCharacter.get(job.engine) ?? INITIAL_MS_PER_CHARACTER);
   }
 
   #spawn(): Promise<void> {
@@ -400,7 +420,8 @@ export class EnginePool {
     // A whole run of a clause that was not cancelled measures what a character costs.
     if (message.type === 'done' && message.text === undefined && !job.stream.ended && job.characters > 0) {
       const sample = (performance.now() - slot.startedAt) / job.characters;
-      this.#msPerCharacter += COST_SMOOTHING * (sample - this.#msPerCharacter);
+      const average = this.#msPerCharacter.get(job.engine) ?? INITIAL_MS_PER_CHARACTER;
+      this.#msPerCharacter.set(job.engine, average + COST_SMOOTHING * (sample - average));
     }
     if (message.type === 'error') {
       job.stream.fail(new Error(message.message));
