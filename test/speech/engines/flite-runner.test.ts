@@ -6,7 +6,7 @@ import {
   compileFlite,
   FliteRunner,
 } from '../../../src/speech/engines/flite/wasi-runner.ts';
-import { exportStackPointer, redirectAudioStream } from '../../../src/speech/engines/flite/wasm-binary.ts';
+import { rewriteFlite } from '../../../src/speech/engines/flite/wasm-binary.ts';
 
 // The runner keeps one Flite instance and puts it back into its first state before each run:
 // whatever ran before, a run must give the bytes a brand-new instance gives.
@@ -119,24 +119,26 @@ describe('Flite binary rewrite', () => {
     ]);
 
   it('refuses a module whose state it could not reset', () => {
-    assert.throws(() => exportStackPointer(withGlobals(1, 1), 'sp'), /found 2/);
-    assert.throws(() => exportStackPointer(withGlobals(0), 'sp'), /found 0/);
+    assert.throws(() => rewriteFlite(withGlobals(1, 1), { stackPointer: 'sp' }), /found 2/);
+    assert.throws(() => rewriteFlite(withGlobals(0), { stackPointer: 'sp' }), /found 0/);
   });
 
   it('refuses to redirect the audio stream of a binary without the callback or the import it needs', () => {
-    assert.throws(() => redirectAudioStream(withGlobals(0, 1), -7), /no section/);
+    const redirect = (binary: Uint8Array, streamFd: number) =>
+      rewriteFlite(binary, { stackPointer: 'sp', streamFd });
+    assert.throws(() => redirect(withGlobals(0, 1), -7), /no section/);
     const typeAndImport = [0x01, 0x01, 0x00, 0x02, 0x01, 0x00];
     assert.throws(
-      () => redirectAudioStream(Uint8Array.from([...withGlobals(0, 1), ...typeAndImport]), -7),
+      () => redirect(Uint8Array.from([...withGlobals(0, 1), ...typeAndImport]), -7),
       /imports no wasi_snapshot_preview1.fd_write/,
     );
-    assert.throws(() => redirectAudioStream(withGlobals(0, 1), 3), /must be negative/);
+    assert.throws(() => redirect(withGlobals(0, 1), 3), /must be negative/);
   });
 
   it('exports the one mutable global', async () => {
     const exportSection = [0x07, 0x01, 0x00];
     const binary = Uint8Array.from([...withGlobals(0, 1), ...exportSection]);
-    const rewritten = exportStackPointer(binary, 'sp');
+    const rewritten = rewriteFlite(binary, { stackPointer: 'sp' });
     const instance = new WebAssembly.Instance(await WebAssembly.compile(rewritten));
     assert.ok(instance.exports.sp instanceof WebAssembly.Global);
     (instance.exports.sp as WebAssembly.Global).value = 7;

@@ -18,7 +18,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
-import { exportStackPointer, type MemoryRange, readOnlyData, redirectAudioStream } from './wasm-binary.ts';
+import { type MemoryRange, readOnlyData, rewriteFlite } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
@@ -58,7 +58,7 @@ export async function compileFlite(): Promise<CompiledFlite> {
   const binary = new Uint8Array(await readFile(path));
   return {
     module: await WebAssembly.compile(
-      exportStackPointer(redirectAudioStream(binary, STREAM_FD), STACK_POINTER),
+      rewriteFlite(binary, { stackPointer: STACK_POINTER, streamFd: STREAM_FD }),
     ),
     readOnly: readOnlyData(binary),
   };

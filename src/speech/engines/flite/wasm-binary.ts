@@ -105,27 +105,41 @@ function withExport(body: Uint8Array, name: string, kind: number, index: number)
   ]);
 }
 
+/** What `rewriteFlite` does to the binary besides dropping its custom sections. */
+export interface FliteRewrite {
+  /** The name to export the module's one mutable global, the C stack pointer, under. */
+  readonly stackPointer: string;
+  /** The negative descriptor Flite's audio streaming callback writes to (`redirectAudioStream`). */
+  readonly streamFd?: number;
+}
+
 /**
- * The binary without custom sections and with its only mutable global exported as
- * `exportName`. Throws when the module has other than exactly one mutable global: state this
- * rewrite could not reset.
+ * The binary without custom sections, with its only mutable global exported and, if asked, its
+ * audio stream redirected: one pass, so one copy of the 17 MB in memory. Throws when the module
+ * has other than exactly one mutable global (state a reused instance could not reset), or lacks
+ * what the redirection relies on.
  */
-export function exportStackPointer(binary: Uint8Array, exportName: string): Uint8Array {
-  const sections = readSections(binary).filter((section) => section.id !== CUSTOM_SECTION);
+export function rewriteFlite(binary: Uint8Array, rewrite: FliteRewrite): Uint8Array {
+  const sections = readSections(binary);
+  const code = rewrite.streamFd === undefined ? undefined : redirectAudioStream(sections, rewrite.streamFd);
   const globals = sections.find((section) => section.id === GLOBAL_SECTION);
   const mutable = globals ? mutableGlobals(globals.body) : [];
   if (mutable.length !== 1) {
     throw new Error(`expected one mutable global (the stack pointer), found ${mutable.length}`);
   }
   return assemble(
-    sections.map((section) =>
-      section.id === EXPORT_SECTION
-        ? {
+    sections
+      .filter((section) => section.id !== CUSTOM_SECTION)
+      .map((section) => {
+        if (section.id === EXPORT_SECTION) {
+          const index = mutable[0] as number;
+          return {
             id: section.id,
-            body: withExport(section.body, exportName, EXPORT_KIND_GLOBAL, mutable[0] as number),
-          }
-        : section,
-    ),
+            body: withExport(section.body, rewrite.stackPointer, EXPORT_KIND_GLOBAL, index),
+          };
+        }
+        return section.id === CODE_SECTION && code ? { id: CODE_SECTION, body: code } : section;
+      }),
   );
 }
 
@@ -266,19 +280,17 @@ const WRITE_IMPORT = 'wasi_snapshot_preview1.fd_write';
 const I32_TO_I32 = (params: number) => `${Array(params).fill(I32)}->${I32}`;
 
 /**
- * The binary with the body of Flite's audio streaming callback, `audio_stream_chunk(wave, start,
- * size, last, info)` (it opens, writes and closes an audio device, which a WASI build has not
- * got), replaced by a call of the WASI `fd_write` import as `fd_write(fd, wave, start, size)`
+ * The code section with the body of Flite's audio streaming callback, `audio_stream_chunk(wave,
+ * start, size, last, info)` (it opens, writes and closes an audio device, which a WASI build has
+ * not got), replaced by a call of the WASI `fd_write` import as `fd_write(fd, wave, start, size)`
  * whose answer it returns (0: go on, -1: stop). No real descriptor is negative, so the runner's
  * import tells these calls from Flite's own writes by `fd` and reads the samples itself: `wave`
  * is a `cst_wave *`. Flite calls it with each new stretch of samples while its vocoder runs,
- * when it is asked for `-o stream`. Needs the name section to find the callback, so it runs
- * before `exportStackPointer` drops it; throws when the callback or the import is not there
- * with the types this relies on.
+ * when it is asked for `-o stream`. Finds the callback by the name section; throws when the
+ * callback or the import is not there with the types this relies on.
  */
-export function redirectAudioStream(binary: Uint8Array, fd: number): Uint8Array {
+function redirectAudioStream(sections: readonly Section[], fd: number): Uint8Array {
   if (fd >= 0) throw new Error('the stream descriptor must be negative, so no real one can be it');
-  const sections = readSections(binary);
   const body = (id: number) => {
     const section = sections.find((candidate) => candidate.id === id);
     if (!section) throw new Error(`the WebAssembly binary has no section ${id}`);
@@ -324,10 +336,7 @@ export function redirectAudioStream(binary: Uint8Array, fd: number): Uint8Array 
     );
     return next + size;
   });
-  const newCode = concatenate([Uint8Array.from(writeUnsigned(entries.length)), ...entries]);
-  return assemble(
-    sections.map((section) => (section.id === CODE_SECTION ? { id: CODE_SECTION, body: newCode } : section)),
-  );
+  return concatenate([Uint8Array.from(writeUnsigned(entries.length)), ...entries]);
 }
 
 function concatenate(parts: readonly Uint8Array[]): Uint8Array {
