@@ -4,6 +4,7 @@ import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../account
 import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
 import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { checkVoicePack } from '../speech/engines/neural/voice-pack.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
@@ -22,6 +23,7 @@ commands:
   lexicon list --account ACCOUNT_ID
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
+  voice check --folder FOLDER                     checks a neural voice pack (Piper or MMS) before install
 
 options:
   --db PATH    an SQLite database file; default: the service's database, that is
@@ -36,7 +38,10 @@ class Refused extends Error {}
 
 // Every argument is checked into one of these before the database is opened, so a mistyped
 // command line never creates a database file.
-type Action =
+type Action = DatabaseAction | { command: 'voice check'; folder: string };
+
+/** The commands that read or write the service's database. */
+type DatabaseAction =
   | { command: 'account create'; name: string; email: string | null }
   | { command: 'key create'; accountId: string; name: string | null }
   | { command: 'key list'; accountId: string }
@@ -70,6 +75,7 @@ function parse(argv: string[]) {
       ipa: { type: 'string' },
       entry: { type: 'string' },
       request: { type: 'string' },
+      folder: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,7 +83,7 @@ function parse(argv: string[]) {
 
 function required(
   values: Values,
-  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry' | 'request',
+  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry' | 'request' | 'folder',
 ): string {
   const value = values[option]?.trim();
   if (!value) throw new UsageError(`give --${option}`);
@@ -131,6 +137,8 @@ function toAction(command: string, values: Values): Action {
     }
     case 'lexicon remove':
       return { command, accountId: required(values, 'account'), entryId: required(values, 'entry') };
+    case 'voice check':
+      return { command, folder: required(values, 'folder') };
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'give a command');
   }
@@ -162,7 +170,7 @@ function keyRow(k: ApiKeyView): string[] {
   return [k.id, k.name ?? '-', k.hint, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'];
 }
 
-async function run(action: Action, db: Database): Promise<string> {
+async function run(action: DatabaseAction, db: Database): Promise<string> {
   const accounts = new AccountService(db);
   const billing = new BillingService(db);
   const lexicons = new LexiconService(db.lexicons);
@@ -292,6 +300,20 @@ function lexiconRefusal(result: Exclude<LexiconResult, { ok: true }>, accountId:
   return result.message;
 }
 
+/** Checks a voice pack; needs no database. */
+async function checkPack(folder: string): Promise<string> {
+  const check = await checkVoicePack(folder);
+  if (!check.ok)
+    throw new Refused(`the voice pack is refused:\n${check.problems.map((p) => `  - ${p}`).join('\n')}`);
+  const { manifest } = check.pack;
+  const speakers = manifest.speakers.map((s) => `${s.id} ${s.name}`).join(', ');
+  return [
+    `${manifest.name}: a ${manifest.kind} voice pack for ${manifest.language}, ${manifest.sampleRate} Hz, speakers ${speakers}`,
+    `licence: ${manifest.licence.name} (${manifest.licence.url})${manifest.licence.commercial ? '' : ', NOT for commercial use'}`,
+    `attribution: ${manifest.attribution}`,
+  ].join('\n');
+}
+
 async function main(): Promise<number> {
   let parsed: { action: Action; db: string | undefined };
   try {
@@ -302,6 +324,8 @@ async function main(): Promise<number> {
     process.stderr.write(`${usage}\n`);
     return error.message ? 2 : 0;
   }
+  const { action } = parsed;
+  if (action.command === 'voice check') return report(() => checkPack(action.folder));
   // The same database the service uses, from the same configuration, unless --db names a file.
   let source: DatabaseSource;
   if (parsed.db !== undefined) {
@@ -317,7 +341,16 @@ async function main(): Promise<number> {
   }
   const db = await openDatabase(source);
   try {
-    process.stdout.write(`${await run(parsed.action, db)}\n`);
+    return await report(() => run(action, db));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Prints what a command answers: exit status 0, or 1 with the refusal on stderr. */
+async function report(command: () => Promise<string>): Promise<number> {
+  try {
+    process.stdout.write(`${await command()}\n`);
     return 0;
   } catch (error) {
     if (error instanceof Refused) {
@@ -325,8 +358,6 @@ async function main(): Promise<number> {
       return 1;
     }
     throw error;
-  } finally {
-    await db.close();
   }
 }
 

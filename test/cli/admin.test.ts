@@ -11,6 +11,7 @@ import { hasValidChecksum } from '../../src/accounts/keys.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
+import { packMetadata, writeVoicePack } from '../helpers/voice-packs.ts';
 
 // The operator workflow from the API contract (Billing: "an operator credits tokens with the admin
 // command-line tool ... a top-up below 289 tokens is refused"; Authentication: keys shown once).
@@ -250,5 +251,31 @@ describe('admin command line configuration', () => {
     const result = await admin(['balance', '--account', 'acct_x'], { DATABASE_URL: 'mysql://db/ijwi' });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+  });
+});
+
+describe('admin voice check', () => {
+  it('passes a good voice pack with its licence, refuses a broken one naming the piece, and opens no database', async () => {
+    const good = await admin(
+      ['voice', 'check', '--folder', writeVoicePack(join(dir, 'good-pack'), { kind: 'mms' })],
+      {
+        DATA_DIR: join(dir, 'no-data'),
+      },
+    );
+    assert.equal(good.code, 0, good.stderr);
+    assert.match(good.stdout, /Tiny mms: a mms voice pack for rw, 16000 Hz/);
+    assert.match(good.stdout, /licence: CC BY 4.0/);
+
+    const metadata = packMetadata('mms', 16_000);
+    delete metadata.n_speakers;
+    const broken = writeVoicePack(join(dir, 'broken-pack'), {
+      kind: 'mms',
+      metadata,
+      manifest: { licence: { name: 'CC BY-NC 4.0', url: 'https://example.org/nc', commercial: false } },
+    });
+    const refused = await admin(['voice', 'check', '--folder', broken], { DATA_DIR: join(dir, 'no-data') });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /refused:\n {2}- the model's metadata has no n_speakers/);
+    assert.equal(existsSync(join(dir, 'no-data')), false);
   });
 });

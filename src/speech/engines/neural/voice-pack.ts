@@ -1,0 +1,211 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readOnnxModel } from './onnx-model.ts';
+
+/**
+ * A neural voice pack: a folder an operator supplies with a VITS model (a Piper voice, or one of
+ * Meta's MMS voices), its tokens, and our manifest (`ijwi-voice.json`). The neural runtime ends
+ * the whole process on some malformed models (a missing metadata key) and crashes on an
+ * espeak-ng voice its data does not know, so a pack is checked here, in JavaScript, before the
+ * runtime ever sees it: every problem is named, and a pack with any is refused.
+ */
+
+export const MANIFEST_FILE = 'ijwi-voice.json';
+/** The largest model accepted: Piper's high-quality voices are about 110 MB, MMS's about 140. */
+const MAX_MODEL_BYTES = 512 * 1024 * 1024;
+const MAX_TOKENS_BYTES = 1024 * 1024;
+const MAX_MANIFEST_BYTES = 64 * 1024;
+
+/** A file of the pack: a plain name inside its folder, never a path out of it. */
+const fileName = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'a file name inside the pack');
+
+const manifestSchema = z.strictObject({
+  /** What the operator calls the pack (`voice list`). */
+  name: z.string().trim().min(1).max(100),
+  /** The input convention: Piper's (`input`, `input_lengths`, `scales`) or MMS/VITS's (`x`...). */
+  kind: z.enum(['piper', 'mms']),
+  language: z.enum(['rw', 'en', 'fr']),
+  sampleRate: z.number().int().min(8000).max(48_000),
+  speakers: z
+    .array(z.strictObject({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
+    .min(1)
+    .max(1000),
+  model: fileName,
+  tokens: fileName,
+  /** Piper's phonemizer data (an `espeak-ng-data` folder in the pack); MMS reads characters. */
+  espeakData: fileName.optional(),
+  licence: z.strictObject({
+    name: z.string().trim().min(1).max(100),
+    url: z.url().max(500),
+    /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
+    commercial: z.boolean(),
+  }),
+  attribution: z.string().trim().min(1).max(1000),
+});
+
+export type VoicePackManifest = z.infer<typeof manifestSchema>;
+
+/** A pack that passed every check: its manifest, with its files as absolute paths. */
+export interface VoicePack {
+  readonly folder: string;
+  readonly manifest: VoicePackManifest;
+  readonly modelPath: string;
+  readonly tokensPath: string;
+  readonly espeakDataPath: string | undefined;
+}
+
+export type VoicePackCheck =
+  | { readonly ok: true; readonly pack: VoicePack }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/** The graph inputs each kind must have, in order; a multi-speaker model adds `sid`. */
+const INPUTS: Readonly<Record<VoicePackManifest['kind'], readonly string[]>> = {
+  piper: ['input', 'input_lengths', 'scales'],
+  mms: ['x', 'x_length', 'noise_scale', 'length_scale', 'noise_scale_w'],
+};
+/** Metadata the runtime cannot do without: it ends the process when one is missing. */
+const REQUIRED_METADATA = ['sample_rate', 'n_speakers', 'language', 'comment'] as const;
+/** An espeak-ng voice name as Piper's metadata gives it (`en-us`, `fr`, `sw`). */
+const ESPEAK_VOICE = /^[a-z]{2,3}(-[a-z0-9]{1,8}){0,2}$/i;
+const ESPEAK_DATA_FILES = ['phontab', 'phondata', 'phonindex', 'intonations'];
+
+async function readSmall(path: string, limit: number): Promise<Buffer | string> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) return 'is missing';
+  if (info.size > limit) return `is larger than ${limit} bytes`;
+  return readFile(path);
+}
+
+/** The manifest, or the problems with it. */
+async function readManifest(folder: string): Promise<VoicePackManifest | string[]> {
+  const bytes = await readSmall(join(folder, MANIFEST_FILE), MAX_MANIFEST_BYTES);
+  if (typeof bytes === 'string') return [`${MANIFEST_FILE} ${bytes}`];
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return [`${MANIFEST_FILE} is not JSON`];
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.map(
+    (issue) => `${MANIFEST_FILE}: ${issue.path.join('.') || 'manifest'}: ${issue.message}`,
+  );
+}
+
+/**
+ * A tokens file: one `symbol id` a line, the id last (the symbol may itself be a space), ids and
+ * symbols each unique. Returns the number of tokens, or the problem.
+ */
+export function checkTokens(text: string): number | string {
+  const ids = new Set<number>();
+  const symbols = new Set<string>();
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  for (const [index, line] of lines.entries()) {
+    const match = /^(.+?) ([0-9]{1,6})\s*$/su.exec(line.replace(/\r$/, ''));
+    if (!match) return `line ${index + 1} is not "symbol id"`;
+    const symbol = match[1] as string;
+    const id = Number(match[2]);
+    if (ids.has(id)) return `line ${index + 1}: id ${id} appears twice`;
+    if (symbols.has(symbol)) return `line ${index + 1}: symbol ${JSON.stringify(symbol)} appears twice`;
+    ids.add(id);
+    symbols.add(symbol);
+  }
+  return lines.length === 0 ? 'has no tokens' : lines.length;
+}
+
+/** Whether espeak-ng's data has a voice of this name: a file of that name under `lang/`. */
+async function espeakKnows(dataPath: string, voice: string): Promise<boolean> {
+  const entries = await readdir(join(dataPath, 'lang'), { recursive: true, withFileTypes: true }).catch(
+    () => [],
+  );
+  return entries.some((entry) => entry.isFile() && entry.name.toLowerCase() === voice.toLowerCase());
+}
+
+/** The problems of the model against the manifest (none: an empty list). */
+async function modelProblems(pack: VoicePack): Promise<string[]> {
+  const { manifest } = pack;
+  const info = await stat(pack.modelPath).catch(() => undefined);
+  if (!info?.isFile()) return [`the model ${manifest.model} is missing`];
+  if (info.size > MAX_MODEL_BYTES)
+    return [`the model ${manifest.model} is larger than ${MAX_MODEL_BYTES} bytes`];
+  let model: ReturnType<typeof readOnnxModel>;
+  try {
+    model = readOnnxModel(await readFile(pack.modelPath));
+  } catch (error) {
+    return [
+      `the model ${manifest.model} is not an ONNX model (${error instanceof Error ? error.message : error})`,
+    ];
+  }
+  const problems: string[] = [];
+  const { metadata } = model;
+  for (const key of REQUIRED_METADATA) {
+    if (!metadata.has(key)) problems.push(`the model's metadata has no ${key}`);
+  }
+  const sampleRate = metadata.get('sample_rate');
+  if (sampleRate !== undefined && Number(sampleRate) !== manifest.sampleRate) {
+    problems.push(`the model's sample_rate is ${sampleRate}, the manifest says ${manifest.sampleRate}`);
+  }
+  const speakers = Number(metadata.get('n_speakers'));
+  const outside = manifest.speakers.find((speaker) => !(speaker.id < speakers));
+  if (metadata.has('n_speakers') && outside) {
+    problems.push(
+      `speaker ${outside.id} is not among the model's ${metadata.get('n_speakers')} (n_speakers)`,
+    );
+  }
+  const comment = metadata.get('comment') ?? '';
+  const piper = comment.includes('piper');
+  if (comment && piper !== (manifest.kind === 'piper')) {
+    problems.push(`the model's comment "${comment.slice(0, 40)}" does not fit a ${manifest.kind} pack`);
+  }
+  const expected = [...INPUTS[manifest.kind], ...(speakers > 1 ? ['sid'] : [])];
+  if (model.inputs.join(',') !== expected.join(',')) {
+    problems.push(
+      `the model's inputs are ${model.inputs.join(', ')}; a ${manifest.kind} voice has ${expected.join(', ')}`,
+    );
+  }
+  if (manifest.kind === 'mms' && metadata.get('frontend') !== 'characters') {
+    problems.push("an mms model's metadata must say frontend=characters (it reads letters, not phonemes)");
+  }
+  if (manifest.kind === 'piper') problems.push(...(await espeakProblems(pack, metadata.get('voice'))));
+  return problems;
+}
+
+async function espeakProblems(pack: VoicePack, voice: string | undefined): Promise<string[]> {
+  if (pack.espeakDataPath === undefined) return ['a piper pack needs espeakData, its espeak-ng-data folder'];
+  const missing = [];
+  for (const file of ESPEAK_DATA_FILES) {
+    const info = await stat(join(pack.espeakDataPath, file)).catch(() => undefined);
+    if (!info?.isFile()) missing.push(file);
+  }
+  if (missing.length > 0) return [`${pack.manifest.espeakData} has no ${missing.join(', ')}`];
+  if (voice === undefined || !ESPEAK_VOICE.test(voice))
+    return ["the model's metadata names no espeak-ng voice"];
+  if (!(await espeakKnows(pack.espeakDataPath, voice))) {
+    return [`${pack.manifest.espeakData} does not know the espeak-ng voice ${voice}`];
+  }
+  return [];
+}
+
+/** Checks everything in `folder` that the runtime would trip on. Never throws for a bad pack. */
+export async function checkVoicePack(folder: string): Promise<VoicePackCheck> {
+  const manifest = await readManifest(folder);
+  if (Array.isArray(manifest)) return { ok: false, problems: manifest };
+  const pack: VoicePack = {
+    folder,
+    manifest,
+    modelPath: join(folder, manifest.model),
+    tokensPath: join(folder, manifest.tokens),
+    espeakDataPath: manifest.espeakData === undefined ? undefined : join(folder, manifest.espeakData),
+  };
+  const problems = await modelProblems(pack);
+  const tokens = await readSmall(pack.tokensPath, MAX_TOKENS_BYTES);
+  const checked = typeof tokens === 'string' ? tokens : checkTokens(tokens.toString('utf8'));
+  if (typeof checked === 'string') problems.push(`the tokens file ${manifest.tokens} ${checked}`);
+  return problems.length === 0 ? { ok: true, pack } : { ok: false, problems };
+}

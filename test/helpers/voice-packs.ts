@@ -1,0 +1,65 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MANIFEST_FILE } from '../../src/speech/engines/neural/voice-pack.ts';
+import { type TinyKind, tinyVitsModel } from './tiny-onnx.ts';
+
+// Voice pack folders for the tests, built from tiny models (tiny-onnx.ts): a good one of each
+// kind, which any test may then break one piece of.
+
+/** Metadata as sherpa-onnx's conversion scripts write it for each kind. */
+export function packMetadata(kind: TinyKind, sampleRate: number): Record<string, string> {
+  const common = { model_type: 'vits', sample_rate: String(sampleRate), n_speakers: '1' };
+  return kind === 'piper'
+    ? { ...common, comment: 'piper', language: 'English', voice: 'en-us', has_espeak: '1' }
+    : { ...common, comment: 'mms', language: 'Kinyarwanda', frontend: 'characters', add_blank: '1' };
+}
+
+/** An MMS voice reads letters: one token a character, the space among them. */
+export const CHARACTER_TOKENS = `${[...' abcdefghijklmnopqrstuvwxyz']
+  .map((symbol, id) => `${symbol} ${id}`)
+  .join('\n')}\n`;
+const PHONEME_TOKENS = `${[...'_^$ abdefhijklmnoprstuvwzæðŋɐɑɔəɚɛɜɡɪɹʃʊʌʒθˈˌː,.!?']
+  .map((symbol, id) => `${symbol} ${id}`)
+  .join('\n')}\n`;
+
+export interface PackOptions {
+  readonly kind: TinyKind;
+  readonly sampleRate?: number;
+  readonly metadata?: Record<string, string>;
+  readonly manifest?: Record<string, unknown>;
+}
+
+/** Writes a voice pack into `folder` (made if need be) and returns the folder. */
+export function writeVoicePack(
+  folder: string,
+  { kind, sampleRate = 16_000, metadata, manifest }: PackOptions,
+): string {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, 'model.onnx'),
+    tinyVitsModel({ kind, metadata: metadata ?? packMetadata(kind, sampleRate) }),
+  );
+  writeFileSync(join(folder, 'tokens.txt'), kind === 'piper' ? PHONEME_TOKENS : CHARACTER_TOKENS);
+  if (kind === 'piper') {
+    // The files a Piper pack's espeak-ng data must hold, and the voice its model names.
+    const data = join(folder, 'espeak-ng-data');
+    mkdirSync(join(data, 'lang', 'gmw'), { recursive: true });
+    for (const file of ['phontab', 'phondata', 'phonindex', 'intonations'])
+      writeFileSync(join(data, file), '');
+    writeFileSync(join(data, 'lang', 'gmw', 'en-US'), 'name English (America)\n');
+  }
+  const base = {
+    name: `Tiny ${kind}`,
+    kind,
+    language: kind === 'piper' ? 'en' : 'rw',
+    sampleRate,
+    speakers: [{ id: 0, name: 'Test speaker' }],
+    model: 'model.onnx',
+    tokens: 'tokens.txt',
+    ...(kind === 'piper' ? { espeakData: 'espeak-ng-data' } : {}),
+    licence: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/', commercial: true },
+    attribution: 'Built by the tests',
+  };
+  writeFileSync(join(folder, MANIFEST_FILE), JSON.stringify({ ...base, ...manifest }));
+  return folder;
+}
