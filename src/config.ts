@@ -123,6 +123,8 @@ export type Config = Readonly<{
   redisPrefix: string;
   /** The local folder for generated WAV files, inside the data directory. */
   generatedDir: string;
+  /** The installed neural voice packs of this instance, inside the data directory. */
+  voicesDir: string;
   /** Where generated files live: the local folder (`generatedDir`), or an S3 bucket (`S3_BUCKET`). */
   fileStore: Readonly<FileStoreSource>;
   fileLifetimeMs: number;
@@ -164,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: data.REDIS_URL ?? null,
     redisPrefix: data.REDIS_PREFIX,
     generatedDir: resolve(data.DATA_DIR, 'generated'),
+    voicesDir: resolve(data.DATA_DIR, 'voices'),
     fileStore: Object.freeze(
       data.S3_BUCKET === undefined
         ? { kind: 'local' as const, dir: resolve(data.DATA_DIR, 'generated') }

@@ -4,7 +4,8 @@ import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../account
 import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
 import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { checkVoicePack } from '../speech/engines/neural/voice-pack.ts';
+import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
+import { VoiceStore } from '../speech/engines/neural/voice-store.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
@@ -24,6 +25,9 @@ commands:
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
   voice check --folder FOLDER                     checks a neural voice pack (Piper or MMS) before install
+  voice install --folder FOLDER                   checks it and installs a copy in DATA_DIR/voices
+  voice list                                      the installed packs, each checked again
+  voice remove --voice VOICE_ID
 
 options:
   --db PATH    an SQLite database file; default: the service's database, that is
@@ -38,7 +42,13 @@ class Refused extends Error {}
 
 // Every argument is checked into one of these before the database is opened, so a mistyped
 // command line never creates a database file.
-type Action = DatabaseAction | { command: 'voice check'; folder: string };
+type Action = DatabaseAction | VoiceAction;
+
+/** The commands on neural voice packs: files, no database. */
+type VoiceAction =
+  | { command: 'voice check' | 'voice install'; folder: string }
+  | { command: 'voice list' }
+  | { command: 'voice remove'; voiceId: string };
 
 /** The commands that read or write the service's database. */
 type DatabaseAction =
@@ -76,6 +86,7 @@ function parse(argv: string[]) {
       entry: { type: 'string' },
       request: { type: 'string' },
       folder: { type: 'string' },
+      voice: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -83,7 +94,17 @@ function parse(argv: string[]) {
 
 function required(
   values: Values,
-  option: 'name' | 'account' | 'key' | 'tokens' | 'language' | 'phrase' | 'entry' | 'request' | 'folder',
+  option:
+    | 'name'
+    | 'account'
+    | 'key'
+    | 'tokens'
+    | 'language'
+    | 'phrase'
+    | 'entry'
+    | 'request'
+    | 'folder'
+    | 'voice',
 ): string {
   const value = values[option]?.trim();
   if (!value) throw new UsageError(`give --${option}`);
@@ -138,7 +159,12 @@ function toAction(command: string, values: Values): Action {
     case 'lexicon remove':
       return { command, accountId: required(values, 'account'), entryId: required(values, 'entry') };
     case 'voice check':
+    case 'voice install':
       return { command, folder: required(values, 'folder') };
+    case 'voice list':
+      return { command };
+    case 'voice remove':
+      return { command, voiceId: required(values, 'voice') };
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'give a command');
   }
@@ -300,18 +326,60 @@ function lexiconRefusal(result: Exclude<LexiconResult, { ok: true }>, accountId:
   return result.message;
 }
 
-/** Checks a voice pack; needs no database. */
-async function checkPack(folder: string): Promise<string> {
-  const check = await checkVoicePack(folder);
-  if (!check.ok)
-    throw new Refused(`the voice pack is refused:\n${check.problems.map((p) => `  - ${p}`).join('\n')}`);
-  const { manifest } = check.pack;
+function describePack(manifest: VoicePackManifest): string {
   const speakers = manifest.speakers.map((s) => `${s.id} ${s.name}`).join(', ');
   return [
     `${manifest.name}: a ${manifest.kind} voice pack for ${manifest.language}, ${manifest.sampleRate} Hz, speakers ${speakers}`,
     `licence: ${manifest.licence.name} (${manifest.licence.url})${manifest.licence.commercial ? '' : ', NOT for commercial use'}`,
     `attribution: ${manifest.attribution}`,
   ].join('\n');
+}
+
+function refusedPack(problems: readonly string[]): Refused {
+  return new Refused(`the voice pack is refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+}
+
+function isVoiceAction(action: Action): action is VoiceAction {
+  return action.command.startsWith('voice ');
+}
+
+/** The voice pack commands: they read and write files only. */
+async function runVoice(action: VoiceAction, store: () => VoiceStore): Promise<string> {
+  switch (action.command) {
+    case 'voice check': {
+      const check = await checkVoicePack(action.folder);
+      if (!check.ok) throw refusedPack(check.problems);
+      return describePack(check.pack.manifest);
+    }
+    case 'voice install': {
+      const installed = await store().install(action.folder);
+      if (!installed.ok) throw refusedPack(installed.problems);
+      return `voice: ${installed.voice.id}\n${describePack(installed.voice.manifest)}`;
+    }
+    case 'voice list': {
+      const voices = await store().list();
+      if (voices.length === 0) return 'no voice packs installed';
+      return table(
+        ['voice', 'kind', 'language', 'licence', 'state'],
+        voices.map(({ id, check }) =>
+          check.ok
+            ? [
+                id,
+                check.pack.manifest.kind,
+                check.pack.manifest.language,
+                check.pack.manifest.licence.name,
+                'ok',
+              ]
+            : [id, '-', '-', '-', `broken: ${check.problems[0] ?? ''}`],
+        ),
+      );
+    }
+    case 'voice remove': {
+      if (!(await store().remove(action.voiceId)))
+        throw new Refused(`no voice ${action.voiceId} is installed`);
+      return `removed ${action.voiceId}`;
+    }
+  }
 }
 
 async function main(): Promise<number> {
@@ -325,7 +393,8 @@ async function main(): Promise<number> {
     return error.message ? 2 : 0;
   }
   const { action } = parsed;
-  if (action.command === 'voice check') return report(() => checkPack(action.folder));
+  if (isVoiceAction(action))
+    return report(() => runVoice(action, () => new VoiceStore(loadConfig().voicesDir)));
   // The same database the service uses, from the same configuration, unless --db names a file.
   let source: DatabaseSource;
   if (parsed.db !== undefined) {
@@ -347,15 +416,18 @@ async function main(): Promise<number> {
   }
 }
 
-/** Prints what a command answers: exit status 0, or 1 with the refusal on stderr. */
+/**
+ * Prints what a command answers: exit status 0; 1 with the refusal on stderr; 2 for a bad
+ * configuration.
+ */
 async function report(command: () => Promise<string>): Promise<number> {
   try {
     process.stdout.write(`${await command()}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof Refused) {
+    if (error instanceof Refused || error instanceof ConfigError) {
       process.stderr.write(`admin: ${error.message}\n`);
-      return 1;
+      return error instanceof Refused ? 1 : 2;
     }
     throw error;
   }

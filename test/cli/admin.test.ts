@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -277,5 +277,65 @@ describe('admin voice check', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /refused:\n {2}- the model's metadata has no n_speakers/);
     assert.equal(existsSync(join(dir, 'no-data')), false);
+  });
+
+  it('installs a checked copy of a pack, lists it, refuses it twice, and removes it', async () => {
+    const env = { DATA_DIR: join(dir, 'voices-data') };
+    const source = writeVoicePack(join(dir, 'install-pack'), {
+      kind: 'piper',
+      sampleRate: 22_050,
+      manifest: { name: 'Amy (medium)' },
+    });
+    writeFileSync(join(source, 'notes.txt'), 'not named by the manifest: not copied');
+    const installed = await admin(['voice', 'install', '--folder', source], env);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.equal(field(installed.stdout, 'voice'), 'amy-medium');
+    const copy = join(dir, 'voices-data', 'voices', 'amy-medium');
+    assert.ok(existsSync(join(copy, 'model.onnx')) && existsSync(join(copy, 'espeak-ng-data', 'phontab')));
+    assert.equal(existsSync(join(copy, 'notes.txt')), false);
+    // The copy is the installed pack: the source may go.
+    rmSync(source, { recursive: true });
+
+    const again = await admin(
+      [
+        'voice',
+        'install',
+        '--folder',
+        writeVoicePack(source, { kind: 'piper', sampleRate: 22_050, manifest: { name: 'Amy (medium)' } }),
+      ],
+      env,
+    );
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /amy-medium is installed already/);
+
+    const listed = await admin(['voice', 'list'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /amy-medium\s+piper\s+en\s+CC BY 4.0\s+ok/);
+
+    // A file broken after installation shows in the list, not as a healthy voice.
+    writeFileSync(join(copy, 'tokens.txt'), 'a 1\nb 1\n');
+    assert.match(
+      (await admin(['voice', 'list'], env)).stdout,
+      /amy-medium .*broken: the tokens file tokens.txt line 2: id 1 appears twice/,
+    );
+
+    assert.equal((await admin(['voice', 'remove', '--voice', 'amy-medium'], env)).code, 0);
+    assert.equal(existsSync(copy), false);
+    const gone = await admin(['voice', 'remove', '--voice', '../../etc'], env);
+    assert.equal(gone.code, 1);
+    assert.match(gone.stderr, /no voice \.\.\/\.\.\/etc is installed/);
+    assert.match((await admin(['voice', 'list'], env)).stdout, /no voice packs installed/);
+  });
+
+  it('refuses to install a pack holding a link', async () => {
+    const env = { DATA_DIR: join(dir, 'voices-links') };
+    const source = writeVoicePack(join(dir, 'link-pack'), { kind: 'mms' });
+    rmSync(join(source, 'tokens.txt'));
+    symlinkSync(join(dir, 'link-target-tokens.txt'), join(source, 'tokens.txt'));
+    writeFileSync(join(dir, 'link-target-tokens.txt'), 'a 0\nb 1\n');
+    const refused = await admin(['voice', 'install', '--folder', source], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /a pack holds no links/);
+    assert.equal(existsSync(join(dir, 'voices-links', 'voices', 'tiny-mms')), false);
   });
 });
