@@ -18,12 +18,26 @@ export function packMetadata(kind: TinyKind, sampleRate: number): Record<string,
 export const CHARACTER_TOKENS = `${[...' abcdefghijklmnopqrstuvwxyz']
   .map((symbol, id) => `${symbol} ${id}`)
   .join('\n')}\n`;
-const PHONEME_TOKENS = `${[...'_^$ abdefhijklmnoprstuvwzæðŋɐɑɔəɚɛɜɡɪɹʃʊʌʒθˈˌː,.!?']
-  .map((symbol, id) => `${symbol} ${id}`)
-  .join('\n')}\n`;
+/** A Piper voice reads espeak-ng's phonemes: these, in its tests. */
+const PHONEMES = [...'_^$ abdefhijklmnoprstuvwzæðŋɐɑɔəɚɛɜɡɪɹʃʊʌʒθˈˌː,.!?'];
+const PHONEME_TOKENS = `${PHONEMES.map((symbol, id) => `${symbol} ${id}`).join('\n')}\n`;
+
+/** A Piper voice's `.onnx.json`, as Piper's releases publish it (the fields that matter here). */
+export function piperConfig(sampleRate: number): Record<string, unknown> {
+  return {
+    audio: { sample_rate: sampleRate, quality: 'medium' },
+    espeak: { voice: 'en-us' },
+    language: { code: 'en_US', name_english: 'English' },
+    num_speakers: 1,
+    speaker_id_map: {},
+    phoneme_id_map: Object.fromEntries(PHONEMES.map((symbol, id) => [symbol, [id]])),
+  };
+}
 
 export interface PackOptions {
   readonly kind: TinyKind;
+  /** A raw Piper voice: a model without metadata and its `.onnx.json`, no tokens file. */
+  readonly raw?: boolean;
   readonly sampleRate?: number;
   readonly metadata?: Record<string, string>;
   readonly manifest?: Record<string, unknown>;
@@ -32,14 +46,13 @@ export interface PackOptions {
 /** Writes a voice pack into `folder` (made if need be) and returns the folder. */
 export function writeVoicePack(
   folder: string,
-  { kind, sampleRate = 16_000, metadata, manifest }: PackOptions,
+  { kind, raw = false, sampleRate = 16_000, metadata, manifest }: PackOptions,
 ): string {
   mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, 'model.onnx'),
-    tinyVitsModel({ kind, metadata: metadata ?? packMetadata(kind, sampleRate) }),
-  );
-  writeFileSync(join(folder, 'tokens.txt'), kind === 'piper' ? PHONEME_TOKENS : CHARACTER_TOKENS);
+  const modelMetadata = raw ? {} : (metadata ?? packMetadata(kind, sampleRate));
+  writeFileSync(join(folder, 'model.onnx'), tinyVitsModel({ kind, metadata: modelMetadata }));
+  if (raw) writeFileSync(join(folder, 'model.onnx.json'), JSON.stringify(piperConfig(sampleRate)));
+  else writeFileSync(join(folder, 'tokens.txt'), kind === 'piper' ? PHONEME_TOKENS : CHARACTER_TOKENS);
   if (kind === 'piper') {
     // The files a Piper pack's espeak-ng data must hold, and the voice its model names.
     const data = join(folder, 'espeak-ng-data');
@@ -55,7 +68,7 @@ export function writeVoicePack(
     sampleRate,
     speakers: [{ id: 0, name: 'Test speaker' }],
     model: 'model.onnx',
-    tokens: 'tokens.txt',
+    ...(raw ? { piperConfig: 'model.onnx.json' } : { tokens: 'tokens.txt' }),
     ...(kind === 'piper' ? { espeakData: 'espeak-ng-data' } : {}),
     licence: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/', commercial: true },
     attribution: 'Built by the tests',

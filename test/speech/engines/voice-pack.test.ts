@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkTokens, checkVoicePack, MANIFEST_FILE } from '../../../src/speech/engines/neural/voice-pack.ts';
+import { readOnnxModel } from '../../../src/speech/engines/neural/onnx-model.ts';
+import {
+  checkTokens,
+  checkVoicePack,
+  MANIFEST_FILE,
+  type VoicePack,
+} from '../../../src/speech/engines/neural/voice-pack.ts';
+import { VoiceStore } from '../../../src/speech/engines/neural/voice-store.ts';
 import { SAMPLES_PER_TOKEN, tinyVitsModel } from '../../helpers/tiny-onnx.ts';
 import { packMetadata, writeVoicePack } from '../../helpers/voice-packs.ts';
 
@@ -28,11 +35,12 @@ async function problems(path: string): Promise<string> {
 }
 
 /** Speaks `text` with the pack's files in the real runtime, in a child process. */
-function speakInRuntime(pack: { modelPath: string; tokensPath: string }, text: string) {
+function speakInRuntime(pack: VoicePack, text: string) {
+  const tokensPath = 'path' in pack.tokens ? pack.tokens.path : '';
   const script = `
     const sherpa = require('sherpa-onnx-node');
     const tts = new sherpa.OfflineTts({
-      model: { vits: { model: ${JSON.stringify(pack.modelPath)}, tokens: ${JSON.stringify(pack.tokensPath)} },
+      model: { vits: { model: ${JSON.stringify(pack.modelPath)}, tokens: ${JSON.stringify(tokensPath)} },
                numThreads: 1, provider: 'cpu', debug: false },
       maxNumSentences: 1 });
     const audio = tts.generate({ text: ${JSON.stringify(text)}, sid: 0, speed: 1 });
@@ -151,6 +159,40 @@ describe('neural voice packs', () => {
     const gone = writeVoicePack(folder(), { kind: 'piper' });
     rmSync(join(gone, 'espeak-ng-data', 'phondata'));
     assert.match(await problems(gone), /espeak-ng-data has no phondata/);
+  });
+
+  it('passes a raw Piper voice, and installs it converted: metadata in the model, a tokens file', async () => {
+    const raw = writeVoicePack(folder(), { kind: 'piper', raw: true, sampleRate: 22_050 });
+    const check = await checkVoicePack(raw);
+    assert.ok(check.ok, check.ok ? '' : check.problems.join(' | '));
+    assert.equal(readOnnxModel(readFileSync(join(raw, 'model.onnx'))).metadata.size, 0);
+
+    const store = new VoiceStore(join(dir, 'installed'));
+    const installed = await store.install(raw);
+    assert.ok(installed.ok, installed.ok ? '' : installed.problems.join(' | '));
+    const copy = join(dir, 'installed', installed.voice.id);
+    const { metadata } = readOnnxModel(readFileSync(join(copy, 'model.onnx')));
+    assert.equal(metadata.get('comment'), 'piper');
+    assert.equal(metadata.get('voice'), 'en-us');
+    assert.equal(metadata.get('sample_rate'), '22050');
+    assert.equal(metadata.get('n_speakers'), '1');
+    assert.equal(installed.voice.manifest.tokens, 'tokens.txt');
+    assert.equal(installed.voice.manifest.piperConfig, undefined);
+    assert.match(readFileSync(join(copy, 'tokens.txt'), 'utf8'), /^_ 0\n\^ 1\n/);
+    const [listed] = await store.list();
+    assert.ok(listed?.check.ok, 'the converted copy passes the check on its own');
+  });
+
+  it('refuses a raw Piper voice whose config is broken or does not match its manifest', async () => {
+    const broken = writeVoicePack(folder(), { kind: 'piper', raw: true });
+    writeFileSync(join(broken, 'model.onnx.json'), JSON.stringify({ audio: { sample_rate: 16_000 } }));
+    assert.match(await problems(broken), /Piper config model.onnx.json has no valid espeak/);
+    const mismatch = writeVoicePack(folder(), { kind: 'piper', raw: true, manifest: { sampleRate: 24_000 } });
+    assert.match(await problems(mismatch), /sample_rate is 16000, the manifest says 24000/);
+    assert.match(
+      await problems(writeVoicePack(folder(), { kind: 'mms', manifest: { piperConfig: 'model.onnx' } })),
+      /give tokens, or for a raw Piper voice piperConfig, not both|only a piper pack has a piperConfig/,
+    );
   });
 
   it('reads a tokens file: a symbol (a space too) and an id a line, each unique', () => {

@@ -83,3 +83,27 @@ export function readOnnxModel(bytes: Uint8Array): OnnxModelInfo {
   if (inputs.length === 0 || outputs.length === 0) throw new Error('no graph with inputs and outputs');
   return { metadata, inputs, outputs };
 }
+
+/**
+ * The model with `entries` added to its metadata: `metadata_props` entries appended after its
+ * last field (a repeated protobuf field may appear anywhere; readers collect every entry), so
+ * the weights are copied as they are, never decoded and written again.
+ */
+export function withMetadata(bytes: Uint8Array, entries: Readonly<Record<string, string>>): Uint8Array {
+  const writer = protobuf.Writer.create();
+  for (const [key, value] of Object.entries(entries)) {
+    writer
+      .uint32((MODEL_METADATA << 3) | LENGTH_DELIMITED)
+      .fork()
+      .uint32((ENTRY_KEY << 3) | LENGTH_DELIMITED)
+      .string(key)
+      .uint32((ENTRY_VALUE << 3) | LENGTH_DELIMITED)
+      .string(value)
+      .ldelim();
+  }
+  const appended = writer.finish();
+  const out = new Uint8Array(bytes.length + appended.length);
+  out.set(bytes, 0);
+  out.set(appended, bytes.length);
+  return out;
+}

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readOnnxModel } from './onnx-model.ts';
+import { type PiperConfig, piperMetadata, piperTokens, readPiperConfig } from './piper-voice.ts';
 
 /**
  * A neural voice pack: a folder an operator supplies with a VITS model (a Piper voice, or one of
@@ -24,29 +25,44 @@ const fileName = z
   .max(200)
   .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'a file name inside the pack');
 
-const manifestSchema = z.strictObject({
-  /** What the operator calls the pack (`voice list`). */
-  name: z.string().trim().min(1).max(100),
-  /** The input convention: Piper's (`input`, `input_lengths`, `scales`) or MMS/VITS's (`x`...). */
-  kind: z.enum(['piper', 'mms']),
-  language: z.enum(['rw', 'en', 'fr']),
-  sampleRate: z.number().int().min(8000).max(48_000),
-  speakers: z
-    .array(z.strictObject({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
-    .min(1)
-    .max(1000),
-  model: fileName,
-  tokens: fileName,
-  /** Piper's phonemizer data (an `espeak-ng-data` folder in the pack); MMS reads characters. */
-  espeakData: fileName.optional(),
-  licence: z.strictObject({
+const manifestSchema = z
+  .strictObject({
+    /** What the operator calls the pack (`voice list`). */
     name: z.string().trim().min(1).max(100),
-    url: z.url().max(500),
-    /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
-    commercial: z.boolean(),
-  }),
-  attribution: z.string().trim().min(1).max(1000),
-});
+    /** The input convention: Piper's (`input`, `input_lengths`, `scales`) or MMS/VITS's (`x`...). */
+    kind: z.enum(['piper', 'mms']),
+    language: z.enum(['rw', 'en', 'fr']),
+    sampleRate: z.number().int().min(8000).max(48_000),
+    speakers: z
+      .array(z.strictObject({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
+      .min(1)
+      .max(1000),
+    model: fileName,
+    /** The tokens file (`symbol id` a line); a raw Piper voice has `piperConfig` instead. */
+    tokens: fileName.optional(),
+    /**
+     * A raw Piper voice's `.onnx.json`: its model lacks the metadata the runtime needs, which
+     * `voice install` writes from this file, with the tokens file (`piper-voice.ts`).
+     */
+    piperConfig: fileName.optional(),
+    /** Piper's phonemizer data (an `espeak-ng-data` folder in the pack); MMS reads characters. */
+    espeakData: fileName.optional(),
+    licence: z.strictObject({
+      name: z.string().trim().min(1).max(100),
+      url: z.url().max(500),
+      /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
+      commercial: z.boolean(),
+    }),
+    attribution: z.string().trim().min(1).max(1000),
+  })
+  .refine((m) => (m.tokens === undefined) !== (m.piperConfig === undefined), {
+    message: 'give tokens, or for a raw Piper voice piperConfig, not both',
+    path: ['tokens'],
+  })
+  .refine((m) => m.piperConfig === undefined || m.kind === 'piper', {
+    message: 'only a piper pack has a piperConfig',
+    path: ['piperConfig'],
+  });
 
 export type VoicePackManifest = z.infer<typeof manifestSchema>;
 
@@ -55,8 +71,9 @@ export interface VoicePack {
   readonly folder: string;
   readonly manifest: VoicePackManifest;
   readonly modelPath: string;
-  readonly tokensPath: string;
   readonly espeakDataPath: string | undefined;
+  /** What the runtime reads the tokens from: a file of the pack, or a raw Piper voice's config. */
+  readonly tokens: { readonly path: string } | { readonly piper: PiperConfig };
 }
 
 export type VoicePackCheck =
@@ -127,7 +144,10 @@ async function espeakKnows(dataPath: string, voice: string): Promise<boolean> {
   return entries.some((entry) => entry.isFile() && entry.name.toLowerCase() === voice.toLowerCase());
 }
 
-/** The problems of the model against the manifest (none: an empty list). */
+/**
+ * The problems of the model against the manifest (none: an empty list). A raw Piper voice is
+ * checked with the metadata its installation will write.
+ */
 async function modelProblems(pack: VoicePack): Promise<string[]> {
   const { manifest } = pack;
   const info = await stat(pack.modelPath).catch(() => undefined);
@@ -143,7 +163,8 @@ async function modelProblems(pack: VoicePack): Promise<string[]> {
     ];
   }
   const problems: string[] = [];
-  const { metadata } = model;
+  const metadata =
+    'piper' in pack.tokens ? new Map(Object.entries(piperMetadata(pack.tokens.piper))) : model.metadata;
   for (const key of REQUIRED_METADATA) {
     if (!metadata.has(key)) problems.push(`the model's metadata has no ${key}`);
   }
@@ -196,16 +217,36 @@ async function espeakProblems(pack: VoicePack, voice: string | undefined): Promi
 export async function checkVoicePack(folder: string): Promise<VoicePackCheck> {
   const manifest = await readManifest(folder);
   if (Array.isArray(manifest)) return { ok: false, problems: manifest };
+  const tokens = await readTokens(folder, manifest);
+  if (typeof tokens === 'string') return { ok: false, problems: [tokens] };
   const pack: VoicePack = {
     folder,
     manifest,
     modelPath: join(folder, manifest.model),
-    tokensPath: join(folder, manifest.tokens),
     espeakDataPath: manifest.espeakData === undefined ? undefined : join(folder, manifest.espeakData),
+    tokens,
   };
   const problems = await modelProblems(pack);
-  const tokens = await readSmall(pack.tokensPath, MAX_TOKENS_BYTES);
-  const checked = typeof tokens === 'string' ? tokens : checkTokens(tokens.toString('utf8'));
-  if (typeof checked === 'string') problems.push(`the tokens file ${manifest.tokens} ${checked}`);
   return problems.length === 0 ? { ok: true, pack } : { ok: false, problems };
+}
+
+/** The pack's tokens, checked: its tokens file, or a raw Piper voice's config; else the problem. */
+async function readTokens(
+  folder: string,
+  manifest: VoicePackManifest,
+): Promise<VoicePack['tokens'] | string> {
+  const name = manifest.tokens ?? manifest.piperConfig ?? '';
+  const bytes = await readSmall(join(folder, name), MAX_TOKENS_BYTES);
+  if (typeof bytes === 'string')
+    return `the ${manifest.tokens ? 'tokens file' : 'Piper config'} ${name} ${bytes}`;
+  if (manifest.tokens === undefined) {
+    const config = readPiperConfig(bytes.toString('utf8'));
+    if (typeof config === 'string') return `the Piper config ${name} ${config}`;
+    const checked = checkTokens(piperTokens(config));
+    return typeof checked === 'string'
+      ? `the Piper config ${name}'s phoneme_id_map: ${checked}`
+      : { piper: config };
+  }
+  const checked = checkTokens(bytes.toString('utf8'));
+  return typeof checked === 'string' ? `the tokens file ${name} ${checked}` : { path: join(folder, name) };
 }

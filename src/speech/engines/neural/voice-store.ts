@@ -1,15 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { cp, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkVoicePack, MANIFEST_FILE, type VoicePackCheck, type VoicePackManifest } from './voice-pack.ts';
+import { withMetadata } from './onnx-model.ts';
+import { piperMetadata, piperTokens } from './piper-voice.ts';
+import {
+  checkVoicePack,
+  MANIFEST_FILE,
+  type VoicePack,
+  type VoicePackCheck,
+  type VoicePackManifest,
+} from './voice-pack.ts';
 
 /**
  * The installed voice packs of one instance: a folder each under the voices directory
  * (`DATA_DIR/voices`), named by an id made from the pack's name. A pack is checked before it is
  * copied, only the files its manifest names are copied (never a link), the copy is made under a
  * temporary name and renamed into place, so a half-copied pack is never installed, and the copy
- * is checked again.
+ * is checked again. A raw Piper voice is converted on the way (`piper-voice.ts`): the copy of its
+ * model gets the metadata the runtime needs, and a tokens file is written from its config.
  */
+
+/** The tokens file a raw Piper voice gets when it is installed. */
+const PIPER_TOKENS_FILE = 'tokens.txt';
 
 export interface InstalledVoice {
   readonly id: string;
@@ -60,25 +72,24 @@ export class VoiceStore {
     if (await lstat(target).catch(() => undefined)) {
       return { ok: false, problems: [`a voice ${id} is installed already: remove it first`] };
     }
-    const files = [MANIFEST_FILE, pack.manifest.model, pack.manifest.tokens, pack.manifest.espeakData].filter(
-      (name): name is string => name !== undefined,
-    );
+    const { manifest } = pack;
+    const named = [MANIFEST_FILE, manifest.model, manifest.tokens, manifest.piperConfig, manifest.espeakData];
+    const files = named.filter((name): name is string => name !== undefined);
     const links = (await Promise.all(files.map((name) => linksIn(join(folder, name))))).flat();
     if (links.length > 0) return { ok: false, problems: [`a pack holds no links: ${links[0]}`] };
     await mkdir(this.#dir, { recursive: true });
     const partial = join(this.#dir, `.partial-${randomBytes(6).toString('hex')}`);
     try {
       await mkdir(partial);
-      for (const name of files) await cp(join(folder, name), join(partial, name), { recursive: true });
+      await copyPack(pack, partial);
       const copied = await checkVoicePack(partial);
       if (!copied.ok) return copied;
       await rename(partial, target);
+      return { ok: true, voice: { id, manifest: copied.pack.manifest } };
     } finally {
       await rm(partial, { recursive: true, force: true });
     }
-    return { ok: true, voice: { id, manifest: pack.manifest } };
   }
-
   /** The installed packs by id, each checked again (a file may have changed since it was installed). */
   async list(): Promise<{ readonly id: string; readonly check: VoicePackCheck }[]> {
     const entries = await readdir(this.#dir, { withFileTypes: true }).catch(() => []);
@@ -97,4 +108,27 @@ export class VoiceStore {
     await rm(target, { recursive: true, force: true });
     return true;
   }
+}
+
+/** Copies the files of a checked pack into `into`, converting a raw Piper voice. */
+async function copyPack(pack: VoicePack, into: string): Promise<void> {
+  const { manifest, folder } = pack;
+  if (manifest.espeakData !== undefined) {
+    await cp(join(folder, manifest.espeakData), join(into, manifest.espeakData), { recursive: true });
+  }
+  if ('path' in pack.tokens) {
+    for (const name of [MANIFEST_FILE, manifest.model, manifest.tokens ?? '']) {
+      await cp(join(folder, name), join(into, name));
+    }
+    return;
+  }
+  const config = pack.tokens.piper;
+  const model = await readFile(pack.modelPath);
+  await writeFile(join(into, manifest.model), withMetadata(model, piperMetadata(config)));
+  await writeFile(join(into, PIPER_TOKENS_FILE), piperTokens(config));
+  const { piperConfig: _, ...converted } = manifest;
+  await writeFile(
+    join(into, MANIFEST_FILE),
+    JSON.stringify({ ...converted, tokens: PIPER_TOKENS_FILE }, null, 2),
+  );
 }
