@@ -4,8 +4,9 @@ import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../account
 import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
 import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { downloadPack, PackDownloadError } from '../speech/engines/neural/pack-download.ts';
 import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
-import { VoiceStore } from '../speech/engines/neural/voice-store.ts';
+import { type InstallResult, VoiceStore } from '../speech/engines/neural/voice-store.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
@@ -26,6 +27,7 @@ commands:
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
   voice check --folder FOLDER                     checks a neural voice pack (Piper or MMS) before install
   voice install --folder FOLDER                   checks it and installs a copy in DATA_DIR/voices
+  voice install --url URL [--sha256 HEX]          the same from a .tar.gz of the pack's folder
   voice list                                      the installed packs, each checked again
   voice remove --voice VOICE_ID
 
@@ -46,7 +48,8 @@ type Action = DatabaseAction | VoiceAction;
 
 /** The commands on neural voice packs: files, no database. */
 type VoiceAction =
-  | { command: 'voice check' | 'voice install'; folder: string }
+  | { command: 'voice check'; folder: string }
+  | { command: 'voice install'; from: { folder: string } | { url: string; sha256: string | undefined } }
   | { command: 'voice list' }
   | { command: 'voice remove'; voiceId: string };
 
@@ -86,6 +89,8 @@ function parse(argv: string[]) {
       entry: { type: 'string' },
       request: { type: 'string' },
       folder: { type: 'string' },
+      url: { type: 'string' },
+      sha256: { type: 'string' },
       voice: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -159,8 +164,15 @@ function toAction(command: string, values: Values): Action {
     case 'lexicon remove':
       return { command, accountId: required(values, 'account'), entryId: required(values, 'entry') };
     case 'voice check':
-    case 'voice install':
       return { command, folder: required(values, 'folder') };
+    case 'voice install': {
+      if ((values.folder === undefined) === (values.url === undefined))
+        throw new UsageError('give one of --folder or --url');
+      if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
+        throw new UsageError('--sha256 must be 64 hexadecimal digits');
+      if (values.url === undefined) return { command, from: { folder: required(values, 'folder') } };
+      return { command, from: { url: values.url, sha256: values.sha256 } };
+    }
     case 'voice list':
       return { command };
     case 'voice remove':
@@ -335,6 +347,23 @@ function describePack(manifest: VoicePackManifest): string {
   ].join('\n');
 }
 
+function installed(result: InstallResult): string {
+  if (!result.ok) throw refusedPack(result.problems);
+  return `voice: ${result.voice.id}\n${describePack(result.voice.manifest)}`;
+}
+
+/** Prints a download's progress to stderr, at most once a percent (or once a megabyte). */
+function downloadProgress(): (received: number, total: number | undefined) => void {
+  let shown = -1;
+  return (received, total) => {
+    const step =
+      total === undefined ? Math.floor(received / 1_048_576) : Math.floor((received / total) * 100);
+    if (step === shown) return;
+    shown = step;
+    process.stderr.write(total === undefined ? `downloaded ${step} MB\n` : `downloaded ${step} %\n`);
+  };
+}
+
 function refusedPack(problems: readonly string[]): Refused {
   return new Refused(`the voice pack is refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
@@ -352,9 +381,19 @@ async function runVoice(action: VoiceAction, store: () => VoiceStore): Promise<s
       return describePack(check.pack.manifest);
     }
     case 'voice install': {
-      const installed = await store().install(action.folder);
-      if (!installed.ok) throw refusedPack(installed.problems);
-      return `voice: ${installed.voice.id}\n${describePack(installed.voice.manifest)}`;
+      const { from } = action;
+      if ('folder' in from) return installed(await store().install(from.folder));
+      const downloaded = await downloadPack(from.url, {
+        ...(from.sha256 ? { sha256: from.sha256 } : {}),
+        onProgress: downloadProgress(),
+      }).catch((error: unknown) => {
+        throw error instanceof PackDownloadError ? new Refused(error.message) : error;
+      });
+      try {
+        return installed(await store().install(downloaded.folder));
+      } finally {
+        await downloaded.remove();
+      }
     }
     case 'voice list': {
       const voices = await store().list();

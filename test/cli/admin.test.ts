@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import * as tar from 'tar';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
@@ -254,7 +258,7 @@ describe('admin command line configuration', () => {
   });
 });
 
-describe('admin voice check', () => {
+describe('admin voice packs', () => {
   it('passes a good voice pack with its licence, refuses a broken one naming the piece, and opens no database', async () => {
     const good = await admin(
       ['voice', 'check', '--folder', writeVoicePack(join(dir, 'good-pack'), { kind: 'mms' })],
@@ -337,5 +341,61 @@ describe('admin voice check', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /a pack holds no links/);
     assert.equal(existsSync(join(dir, 'voices-links', 'voices', 'tiny-mms')), false);
+  });
+
+  it('installs a pack from a URL (a .tar.gz of its folder), checking its SHA-256, and refuses hostile archives', async () => {
+    const env = { DATA_DIR: join(dir, 'voices-url') };
+    const packs = join(dir, 'url-packs');
+    writeVoicePack(join(packs, 'kinyarwanda-tiny'), { kind: 'mms', manifest: { name: 'Kinyarwanda tiny' } });
+    await tar.c({ gzip: true, file: join(dir, 'good.tar.gz'), cwd: packs }, ['kinyarwanda-tiny']);
+    const linked = writeVoicePack(join(packs, 'linked'), { kind: 'mms', manifest: { name: 'Linked' } });
+    symlinkSync('/etc/passwd', join(linked, 'extra'));
+    await tar.c({ gzip: true, file: join(dir, 'linked.tar.gz'), cwd: packs }, ['linked']);
+    writeFileSync(join(dir, 'garbage.tar.gz'), 'not an archive at all');
+    const server = createServer((request, response) => {
+      const file = join(dir, (request.url ?? '/').slice(1));
+      if (!/^\/[a-z]+\.tar\.gz$/.test(request.url ?? '') || !existsSync(file)) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      const body = readFileSync(file);
+      response.writeHead(200, { 'Content-Length': body.length }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const sha256 = createHash('sha256')
+        .update(readFileSync(join(dir, 'good.tar.gz')))
+        .digest('hex');
+      const wrong = await admin(
+        ['voice', 'install', '--url', `${base}/good.tar.gz`, '--sha256', '0'.repeat(64)],
+        env,
+      );
+      assert.equal(wrong.code, 1);
+      assert.match(wrong.stderr, new RegExp(`SHA-256 is ${sha256}, not 0{64}`));
+
+      const good = await admin(['voice', 'install', '--url', `${base}/good.tar.gz`, '--sha256', sha256], env);
+      assert.equal(good.code, 0, good.stderr);
+      assert.equal(field(good.stdout, 'voice'), 'kinyarwanda-tiny');
+      assert.match(good.stderr, /downloaded 100 %/);
+      assert.ok(existsSync(join(dir, 'voices-url', 'voices', 'kinyarwanda-tiny', 'model.onnx')));
+
+      const link = await admin(['voice', 'install', '--url', `${base}/linked.tar.gz`], env);
+      assert.equal(link.code, 1);
+      assert.match(link.stderr, /linked\/extra, a SymbolicLink: a pack holds plain files and folders only/);
+      const garbage = await admin(['voice', 'install', '--url', `${base}/garbage.tar.gz`], env);
+      assert.equal(garbage.code, 1);
+      assert.match(garbage.stderr, /cannot be unpacked/);
+      const missing = await admin(['voice', 'install', '--url', `${base}/missing.tar.gz`], env);
+      assert.match(missing.stderr, /HTTP 404/);
+      const local = await admin(['voice', 'install', '--url', 'file:///etc/passwd'], env);
+      assert.match(local.stderr, /over http or https only/);
+      assert.equal(
+        (await admin(['voice', 'install', '--url', `${base}/good.tar.gz`, '--folder', packs], env)).code,
+        2,
+      );
+    } finally {
+      server.close();
+    }
   });
 });
