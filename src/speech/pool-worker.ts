@@ -80,7 +80,7 @@ async function speak(
     produced += bytes.byteLength;
     if (produced > message.skip) deliver(from >= message.skip ? bytes : bytes.subarray(message.skip - from));
   };
-  engine.synthesize(message.input, message.voice, message.rate, {
+  await engine.synthesize(message.input, message.voice, message.rate, {
     push: (samples) => take(encoder.encode(samples)),
     ...(message.words ? { word: (word: EngineWord) => void words.push(word) } : {}),
     cancelled: () => {

@@ -4,6 +4,7 @@ import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import { EnginePool } from '../../src/speech/pool.ts';
 import type { OutputSpec } from '../../src/speech/pool-protocol.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
+import { collect } from '../helpers/streams.ts';
 
 function voice(language: string, speakerId: number): Voice {
   const found = findVoice(language, speakerId);
@@ -26,12 +27,6 @@ const longText =
 const veryLongText = longText.repeat(6);
 
 const text = (words: string): EngineInput => ({ kind: 'text', text: words });
-
-async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const bytes of stream) parts.push(bytes);
-  return Buffer.concat(parts);
-}
 
 describe('EnginePool', () => {
   let pool: EnginePool;

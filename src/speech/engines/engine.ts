@@ -10,7 +10,7 @@ export interface EngineVoice {
   readonly engine: EngineId;
 }
 
-export type EngineId = 'espeak-ng' | 'flite';
+export type EngineId = 'espeak-ng' | 'flite' | 'neural';
 
 /**
  * What an engine is asked to speak. Text is read as text and nothing else: an engine must make
@@ -50,9 +50,10 @@ export interface SpeechEngine {
    * Synthesises one clause at `rate` times the voice's own speaking rate. Every setting the
    * engine keeps (voice, rate, pitch...) is set for each call, so nothing an earlier call did can
    * change this one's audio. Throws on phonemes outside the engine's notation. Returns when done
-   * or cancelled.
+   * or cancelled; an engine whose work runs outside the worker's thread (the neural voices, in a
+   * process of their own) returns a promise instead, and the worker waits for it.
    */
-  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void;
+  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void | Promise<void>;
   /**
    * The phonemes the engine would speak for plain text, in IPA, for `--show phonemes`. (Phoneme
    * input needs no answer: the front-end that wrote it knows its IPA.)

@@ -2,11 +2,13 @@ import type { Voice } from '../voices.ts';
 import type { EngineDescriptor, EngineId, IpaReading } from './engine.ts';
 import { espeakNgEngine } from './espeak-ng.ts';
 import { fliteEngine } from './flite/flite.ts';
+import { neuralEngine } from './neural/neural-engine.ts';
 
 /** Every engine Ijwi can run, by id. Callers look engines up here and never import one directly. */
 export const engines: Readonly<Record<EngineId, EngineDescriptor>> = {
   'espeak-ng': espeakNgEngine,
   flite: fliteEngine,
+  neural: neuralEngine,
 };
 
 /** How a voice reads IPA (SSML `phoneme`): in its engine's notation; undefined when it reads text only. */

@@ -11,6 +11,7 @@ import {
 import { EnginePool } from '../../../src/speech/pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool-protocol.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
+import { collect } from '../../helpers/streams.ts';
 
 // The Flite engine through the real worker pool, as the pipeline uses it: every voice, every
 // kind of output, determinism, cancellation, and text that looks like markup or options.
@@ -27,12 +28,6 @@ const WORDS = SENTENCE.split(' ').length;
 const native16k: OutputSpec = { sampleRate: 16_000, encoding: 'pcm_s16le' };
 const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
 const pcm24k: OutputSpec = { sampleRate: 24_000, encoding: 'pcm_s16le' };
-
-async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const bytes of stream) parts.push(bytes);
-  return Buffer.concat(parts);
-}
 
 describe('Flite engine', () => {
   let pool: EnginePool;
