@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
@@ -202,6 +203,29 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A suite's pool and app (`withTtsApp`), set once the suite's `before` has run. */
+export interface TtsSuite {
+  readonly pool: EnginePool;
+  readonly fixture: TtsFixture;
+}
+
+/**
+ * Called inside a `describe`: a pool and a TTS app wired to it, built before the suite's tests
+ * and closed after them.
+ */
+export function withTtsApp(): TtsSuite {
+  const suite = {} as { pool: EnginePool; fixture: TtsFixture };
+  before(async () => {
+    suite.pool = await startTestPool();
+    suite.fixture = await buildTtsTestApp({ pool: () => suite.pool });
+  });
+  after(async () => {
+    await suite.fixture?.close();
+    await suite.pool?.close();
+  });
+  return suite;
 }
 
 /** Every job `pool` is given from now on, in order, with the signal and deadline each carried. */

@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../src/speech/pool.ts';
-import { buildTtsTestApp, startTestPool, type TtsFixture, withKey } from '../helpers/tts-fixture.ts';
+import { describe, it } from 'node:test';
+import { withKey, withTtsApp } from '../helpers/tts-fixture.ts';
 
 // A stream is billed before its audio exists, on the conservative bound; once it has ended, its
 // ledger entry says how long the audio really was.
 
 describe('the ledger entry of a stream', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-  });
-  after(async () => {
-    await fixture.close();
-    await pool.close();
-  });
+  const suite = withTtsApp();
 
   it('records the audio’s real duration once the stream has ended, not the estimate', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 1000 });
     const input = 'Good morning, thank you for calling the clinic.';
-    const response = await fixture.app.inject({
+    const response = await suite.fixture.app.inject({
       method: 'POST',
       url: '/api/v1/tts-stream.php',
       headers: withKey(account.key),
@@ -30,7 +19,7 @@ describe('the ledger entry of a stream', () => {
     });
     assert.equal(response.statusCode, 200);
     const heard = response.rawPayload.byteLength / 16_000;
-    const [entry] = await fixture.ledgerOf(account.accountId);
+    const [entry] = await suite.fixture.ledgerOf(account.accountId);
     assert.equal(entry?.kind, 'charge');
     assert.ok(
       Math.abs((entry?.seconds ?? 0) - heard) < 0.01,

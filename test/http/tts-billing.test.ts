@@ -7,7 +7,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { FREE_MAX_SECONDS } from '../../src/accounts/billing.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../src/speech/audio-bound.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import {
   buildTtsTestApp,
@@ -19,6 +18,7 @@ import {
   textOfLength,
   waitUntil,
   withKey,
+  withTtsApp,
 } from '../helpers/tts-fixture.ts';
 
 const FILE = '/api/v1/tts.php';
@@ -64,28 +64,18 @@ function billedBy(response: LightMyRequestResponse): Billed {
 const sum = (entries: readonly LedgerEntry[]) => entries.reduce((total, e) => total + e.tokens, 0);
 
 describe('TTS billing and rate limit', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-  });
-  after(async () => {
-    await fixture.close();
-    await pool.close();
-  });
+  const suite = withTtsApp();
 
   const post = (url: string, key: string, payload: Record<string, unknown>) =>
-    fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+    suite.fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
 
   /** The ledger entry a request wrote, found by its request id. */
   const entryOf = async (accountId: string, requestId: string) =>
-    (await fixture.ledgerOf(accountId)).find((e) => e.requestId === requestId);
+    (await suite.fixture.ledgerOf(accountId)).find((e) => e.requestId === requestId);
 
   describe('happy', () => {
     it('charges 1 token per started 100 code points of trimmed input, on both endpoints', async () => {
-      const { key, accountId } = await fixture.newPayingAccount({ topUp: 289 });
+      const { key, accountId } = await suite.fixture.newPayingAccount({ topUp: 289 });
       const cases = [
         ['Hello.', 1],
         [textOfLength(100), 1],
@@ -112,12 +102,12 @@ describe('TTS billing and rate limit', () => {
         assert.equal(entry?.characters, [...input.trim()].length);
         assert.equal(entry?.language, 'en');
       }
-      assert.deepEqual(await fixture.balanceOf(accountId), { balance, freeUsesRemaining: 0 });
-      assert.equal(sum(await fixture.ledgerOf(accountId)), balance);
+      assert.deepEqual(await suite.fixture.balanceOf(accountId), { balance, freeUsesRemaining: 0 });
+      assert.equal(sum(await suite.fixture.ledgerOf(accountId)), balance);
     });
 
     it('gives the first 5 short generations free, counting down 4 to 0, and charges the 6th', async () => {
-      const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+      const { key, accountId } = await suite.fixture.newAccount({ topUp: 289 });
       const seen = [];
       for (let i = 0; i < 6; i++) {
         const url = i % 2 === 0 ? STREAM : FILE;
@@ -133,17 +123,17 @@ describe('TTS billing and rate limit', () => {
         [0, 289, 0],
         [1, 288, 0],
       ]);
-      const ledger = await fixture.ledgerOf(accountId);
+      const ledger = await suite.fixture.ledgerOf(accountId);
       assert.deepEqual(
         ledger.map((e) => [e.kind, e.tokens]),
         [['charge', -1], ...Array(5).fill(['free_use', 0]), ['top_up', 289]],
       );
-      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 288, freeUsesRemaining: 0 });
+      assert.deepEqual(await suite.fixture.balanceOf(accountId), { balance: 288, freeUsesRemaining: 0 });
     });
 
     it('charges a stream whose audio bound reaches 120 s even with free uses left, in every language', async () => {
       for (const language of ['en', 'fr', 'rw'] as const) {
-        const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+        const { key, accountId } = await suite.fixture.newAccount({ topUp: 289 });
         // The fewest characters whose bound (seconds per character, documented) reaches 120 s.
         const threshold = Math.ceil(FREE_MAX_SECONDS / MAX_SECONDS_PER_CHARACTER[language]);
         const tokens = Math.ceil(threshold / 100);
@@ -155,7 +145,7 @@ describe('TTS billing and rate limit', () => {
         );
         const short = billedBy(await post(STREAM, key, { input: textOfLength(threshold - 1), language }));
         assert.deepEqual([short.tokensCharged, short.freeUsesRemaining], [0, 4], language);
-        assert.deepEqual(await fixture.balanceOf(accountId), {
+        assert.deepEqual(await suite.fixture.balanceOf(accountId), {
           balance: 289 - tokens,
           freeUsesRemaining: 4,
         });
@@ -163,7 +153,7 @@ describe('TTS billing and rate limit', () => {
     });
 
     it("puts in the stream's billing headers exactly what the ledger says", async () => {
-      const { key, accountId } = await fixture.newPayingAccount({ topUp: 300 });
+      const { key, accountId } = await suite.fixture.newPayingAccount({ topUp: 300 });
       const response = await post(STREAM, key, {
         input: textOfLength(250),
         language: 'fr',
@@ -174,10 +164,10 @@ describe('TTS billing and rate limit', () => {
       assert.ok(entry);
       assert.equal(billed.tokensCharged, -entry.tokens);
       assert.equal(billed.tokensCharged, 3);
-      const now = await fixture.balanceOf(accountId);
+      const now = await suite.fixture.balanceOf(accountId);
       assert.equal(billed.tokenBalance, now.balance);
       assert.equal(billed.freeUsesRemaining, now.freeUsesRemaining);
-      assert.equal(billed.tokenBalance, sum(await fixture.ledgerOf(accountId)));
+      assert.equal(billed.tokenBalance, sum(await suite.fixture.ledgerOf(accountId)));
     });
   });
 
@@ -188,8 +178,8 @@ describe('TTS billing and rate limit', () => {
       Promise.all(keys.map((key, i) => post(i % 2 === 0 ? FILE : STREAM, key, { input, language: 'en' })));
 
     it('uses the free trial exactly 5 times under 50 concurrent requests; the rest get 402', async () => {
-      const { keys, accountId } = await fixture.newAccount({ keys: 50 });
-      const filesBefore = (await readdir(fixture.filesDir)).length;
+      const { keys, accountId } = await suite.fixture.newAccount({ keys: 50 });
+      const filesBefore = (await readdir(suite.fixture.filesDir)).length;
       const responses = await concurrently(keys, 'Good morning.');
 
       const ok = responses.filter((r) => r.statusCode === 200).map(billedBy);
@@ -208,22 +198,22 @@ describe('TTS billing and rate limit', () => {
         assert.match(String(error.message), /dashboard, or write to billing@ijwi\.example/);
       }
 
-      const ledger = await fixture.ledgerOf(accountId);
+      const ledger = await suite.fixture.ledgerOf(accountId);
       assert.deepEqual(
         ledger.map((e) => e.kind),
         Array(5).fill('free_use'),
       );
       assert.deepEqual(ledger.map((e) => e.requestId).sort(), ok.map((b) => b.requestId).sort());
-      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 0, freeUsesRemaining: 0 });
+      assert.deepEqual(await suite.fixture.balanceOf(accountId), { balance: 0, freeUsesRemaining: 0 });
       // A refused file request leaves no file behind: only the free ones from the file endpoint do.
       const filesMade = responses.filter((r, i) => i % 2 === 0 && r.statusCode === 200).length;
-      assert.equal((await readdir(fixture.filesDir)).length - filesBefore, filesMade);
+      assert.equal((await readdir(suite.fixture.filesDir)).length - filesBefore, filesMade);
     });
 
     it('lets exactly 10 of 200 concurrent requests spend a balance of 10 tokens; 190 get 402', async () => {
-      const { keys, accountId } = await fixture.newPayingAccount({ keys: 200, topUp: 289 });
+      const { keys, accountId } = await suite.fixture.newPayingAccount({ keys: 200, topUp: 289 });
       // Earlier use, written through the billing service as a request would: 10 tokens are left.
-      const earlier = await fixture.billing.commitCharge(accountId, {
+      const earlier = await suite.fixture.billing.commitCharge(accountId, {
         tokens: 279,
         seconds: 600,
         characters: 27_900,
@@ -251,12 +241,12 @@ describe('TTS billing and rate limit', () => {
         assert.match(error.message, /needs 1 tokens and the balance is 0; top up at least 289 tokens/);
       }
 
-      const ledger = await fixture.ledgerOf(accountId);
+      const ledger = await suite.fixture.ledgerOf(accountId);
       const charges = ledger.filter((e) => e.kind === 'charge' && e.requestId !== 'req_earlier_use');
       assert.equal(charges.length, 10);
       assert.deepEqual(charges.map((e) => e.requestId).sort(), ok.map((b) => b.requestId).sort());
       assert.ok(charges.every((e) => e.tokens === -1));
-      const { balance } = await fixture.balanceOf(accountId);
+      const { balance } = await suite.fixture.balanceOf(accountId);
       assert.equal(balance, 0);
       assert.equal(sum(ledger), balance, 'the balance is the sum of the ledger');
     });
@@ -304,14 +294,14 @@ describe('TTS billing and rate limit', () => {
     });
 
     it('when the client hangs up before the first audio byte; its synthesis is dropped', async () => {
-      const own = await buildTtsTestApp({ pool: () => pool });
+      const own = await buildTtsTestApp({ pool: () => suite.pool });
       try {
         const { keys, accountId } = await own.newAccount({ keys: 2, topUp: 289 });
         const ledgerBefore = await own.ledgerOf(accountId);
         await own.app.listen({ port: 0, host: '127.0.0.1' });
         const { port } = own.app.server.address() as AddressInfo;
 
-        const { busy, release } = await occupyEveryWorker(pool);
+        const { busy, release } = await occupyEveryWorker(suite.pool);
         const clients = [FILE, STREAM].map((path, i) => {
           const body = JSON.stringify({ input: 'Hang up before this is spoken.', language: 'en' });
           const client = httpRequest({
@@ -330,9 +320,9 @@ describe('TTS billing and rate limit', () => {
           client.end(body);
           return { client, outcome };
         });
-        await waitUntil(() => pool.queued >= 2, 'both requests wait for the engine');
+        await waitUntil(() => suite.pool.queued >= 2, 'both requests wait for the engine');
         for (const { client } of clients) client.destroy();
-        await waitUntil(() => pool.queued === 0, 'the abandoned requests leave the queue');
+        await waitUntil(() => suite.pool.queued === 0, 'the abandoned requests leave the queue');
         release();
         await busy;
         assert.deepEqual(await Promise.all(clients.map((c) => c.outcome)), ['hung up', 'hung up']);
@@ -359,7 +349,10 @@ describe('TTS billing and rate limit', () => {
     let limited: TtsFixture;
 
     before(async () => {
-      limited = await buildTtsTestApp({ pool: () => pool, rateLimit: new MemoryRateLimitStore(() => clock) });
+      limited = await buildTtsTestApp({
+        pool: () => suite.pool,
+        rateLimit: new MemoryRateLimitStore(() => clock),
+      });
     });
     after(() => limited.close());
 

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { generateApiKey } from '../../src/accounts/keys.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
 import {
   buildTtsTestApp,
   expectError,
   rotate,
-  startTestPool,
-  type TtsFixture,
   textOfLength,
   withKey,
+  withTtsApp,
 } from '../helpers/tts-fixture.ts';
 
 const FILE = '/api/v1/tts.php';
@@ -19,27 +17,17 @@ const STREAM = '/api/v1/tts-stream.php';
 const ENDPOINTS = [FILE, STREAM] as const;
 
 describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-  });
-  after(async () => {
-    await fixture.close();
-    await pool.close();
-  });
+  const suite = withTtsApp();
 
   const post = (url: string, headers: Record<string, string>, payload?: string | object) =>
-    fixture.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload }) });
+    suite.fixture.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload }) });
 
   /**
    * Every authenticated request counts against its key's rate limit, whatever its outcome, so a
    * test that sends many spreads them over several keys of one account.
    */
   const account = async (keys = 4, topUp?: number) => {
-    const made = await fixture.newAccount(topUp === undefined ? { keys } : { keys, topUp });
+    const made = await suite.fixture.newAccount(topUp === undefined ? { keys } : { keys, topUp });
     return { ...made, next: rotate(made.keys) };
   };
 
@@ -89,7 +77,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
           'a revoked key',
           async () => {
             const { key, keyIds } = await account(1);
-            assert.ok((await fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
+            assert.ok((await suite.fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
             return { 'x-voice-api-key': key };
           },
         ],
@@ -112,7 +100,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
         const { key, keyIds } = await account(1);
         const before = await post(FILE, withKey(key), { input: '' });
         expectError(before, 400, 'input_required', 'input');
-        assert.ok((await fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
+        assert.ok((await suite.fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
         expectError(await post(FILE, withKey(key), { input: '' }), 401, 'invalid_api_key');
       });
 
@@ -172,7 +160,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
     });
 
     it('400, not 402, for a text with nothing to speak from an account with nothing left', async () => {
-      const paying = await fixture.newPayingAccount({ keys: 2 });
+      const paying = await suite.fixture.newPayingAccount({ keys: 2 });
       const next = rotate(paying.keys);
       for (const url of ENDPOINTS) {
         expectError(
@@ -317,7 +305,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
       for (const url of ['/api/v1/clone.php', '/api/v1/voice-clone.php']) {
         for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
           for (const body of method === 'GET' ? bodies.slice(0, 1) : bodies) {
-            const response = await fixture.app.inject({ method, url, ...body });
+            const response = await suite.fixture.app.inject({ method, url, ...body });
             expectError(response, 410, 'voice_cloning_retired');
           }
         }
@@ -327,7 +315,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
     it('405 method_not_allowed with Allow: POST for other methods on the TTS paths', async () => {
       for (const url of ENDPOINTS) {
         for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
-          const response = await fixture.app.inject({ method, url });
+          const response = await suite.fixture.app.inject({ method, url });
           expectError(response, 405, 'method_not_allowed');
           assert.equal(response.headers.allow, 'POST');
         }
@@ -360,7 +348,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
           const headers = { authorization: `Bearer ${next()}`, 'content-type': type };
           expectError(await post(url, headers, payload), 415, 'unsupported_media_type');
         }
-        const untyped = await fixture.app.inject({
+        const untyped = await suite.fixture.app.inject({
           method: 'POST',
           url,
           headers: { authorization: `Bearer ${next()}` },
@@ -392,8 +380,8 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
 
     it('never touches billing or file storage, whatever the bad input', async () => {
       const { accountId, next } = await account(8, 289);
-      const ledgerBefore = await fixture.ledgerOf(accountId);
-      const filesBefore = await readdir(fixture.filesDir);
+      const ledgerBefore = await suite.fixture.ledgerOf(accountId);
+      const filesBefore = await readdir(suite.fixture.filesDir);
       const bodies: readonly (string | object)[] = [
         '{"input":',
         '[]',
@@ -423,16 +411,16 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
       for (const response of responses) {
         assert.ok([400, 410, 413, 415].includes(response.statusCode), response.body.slice(0, 200));
       }
-      assert.deepEqual(await fixture.ledgerOf(accountId), ledgerBefore);
-      assert.deepEqual(await fixture.balanceOf(accountId), { balance: 289, freeUsesRemaining: 5 });
-      assert.deepEqual(await readdir(fixture.filesDir), filesBefore);
+      assert.deepEqual(await suite.fixture.ledgerOf(accountId), ledgerBefore);
+      assert.deepEqual(await suite.fixture.balanceOf(accountId), { balance: 289, freeUsesRemaining: 5 });
+      assert.deepEqual(await readdir(suite.fixture.filesDir), filesBefore);
     });
   });
 
   describe('security', () => {
     it('answers a malformed, an unknown and a revoked key with the same body: no oracle', async () => {
       const { key, keyIds } = await account(1);
-      assert.ok((await fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
+      assert.ok((await suite.fixture.accounts.revokeKey(keyIds[0] ?? '')).ok);
       const bodies = [];
       for (const presented of ['ijwi_sk_0000', generateApiKey().key, key]) {
         const response = await post(FILE, withKey(presented), { input: 'Hello.' });
@@ -446,11 +434,14 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
 
     it('lets a key spend only its own account: a broke account gets 402 beside a rich one', async () => {
       const rich = await account(1, 1000);
-      const poor = await fixture.newPayingAccount();
+      const poor = await suite.fixture.newPayingAccount();
       const response = await post(FILE, withKey(poor.key), { input: 'Hello.', language: 'en' });
       const error = expectError(response, 402, 'insufficient_tokens');
       assert.equal(error.balance, 0);
-      assert.deepEqual(await fixture.balanceOf(rich.accountId), { balance: 1000, freeUsesRemaining: 5 });
+      assert.deepEqual(await suite.fixture.balanceOf(rich.accountId), {
+        balance: 1000,
+        freeUsesRemaining: 5,
+      });
     });
   });
 });

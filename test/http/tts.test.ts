@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
 import { voices } from '../../src/speech/voices.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import {
   buildTtsTestApp,
   occupyEveryWorker,
   PUBLIC_BASE_URL,
-  startTestPool,
-  type TtsFixture,
   waitUntil,
   withKey,
+  withTtsApp,
 } from '../helpers/tts-fixture.ts';
 
 // One short receptionist sentence per language.
@@ -56,28 +54,18 @@ function checkWav(file: Buffer, sampleRate: number): Int16Array {
 }
 
 describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-  });
-  after(async () => {
-    await fixture.close();
-    await pool.close();
-  });
+  const suite = withTtsApp();
 
   // Each test has its own account, so tests share neither a rate-limit window nor a free trial.
   const post = (url: string, key: string, payload: Record<string, unknown>) =>
-    fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+    suite.fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
 
   const fileRequest = async (key: string, payload: Record<string, unknown>) => {
     const response = await post('/api/v1/tts.php', key, payload);
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json();
     const url = new URL(body.output_url);
-    const download = await fixture.app.inject({ method: 'GET', url: url.pathname });
+    const download = await suite.fixture.app.inject({ method: 'GET', url: url.pathname });
     assert.equal(download.statusCode, 200);
     return { response, body, download };
   };
@@ -86,7 +74,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     for (const voice of voices) {
       const name = `${voice.language} speaker ${voice.speakerId}`;
       it(`file: ${name} gives the contract's fields and a downloadable, exact WAV`, async () => {
-        const { key } = await fixture.newAccount();
+        const { key } = await suite.fixture.newAccount();
         const input = sentences[voice.language] ?? '';
         const { response, body, download } = await fileRequest(key, {
           input,
@@ -129,7 +117,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     }
 
     it('file: the voices of a language speak the same text differently', async () => {
-      const { key } = await fixture.newAccount({ topUp: 289 });
+      const { key } = await suite.fixture.newAccount({ topUp: 289 });
       for (const language of ['rw', 'en', 'fr']) {
         const files = new Set<string>();
         const ids = voices.filter((v) => v.language === language).map((v) => v.speakerId);
@@ -146,7 +134,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     });
 
     it('file: language and speaker_id default to rw and 0; a speaker_id of digits is accepted', async () => {
-      const { key } = await fixture.newAccount();
+      const { key } = await suite.fixture.newAccount();
       const { body } = await fileRequest(key, { input: sentences.rw });
       assert.equal(body.language, 'rw');
       assert.equal(body.speaker_id, 0);
@@ -159,12 +147,12 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     });
 
     it('file: X-Voice-Api-Key works as well as Authorization, and both may carry the same key', async () => {
-      const { key } = await fixture.newAccount();
+      const { key } = await suite.fixture.newAccount();
       for (const headers of [
         { 'x-voice-api-key': key },
         { 'x-voice-api-key': key, authorization: `Bearer ${key}` },
       ]) {
-        const response = await fixture.app.inject({
+        const response = await suite.fixture.app.inject({
           method: 'POST',
           url: '/api/v1/tts.php',
           headers: { ...headers, 'content-type': 'application/json' },
@@ -178,7 +166,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
       let fileSeconds: number;
 
       before(async () => {
-        const { key } = await fixture.newAccount();
+        const { key } = await suite.fixture.newAccount();
         const { body } = await fileRequest(key, { input: sentences.en, language: 'en', speaker_id: 1 });
         fileSeconds = body.seconds;
       });
@@ -186,7 +174,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
       for (const name of streamFormatNames) {
         const format = streamFormats[name];
         it(`${name}: ${format.contentType}, whole 20 ms frames of speech as long as the file's`, async () => {
-          const { key, accountId } = await fixture.newAccount({ topUp: 289 });
+          const { key, accountId } = await suite.fixture.newAccount({ topUp: 289 });
           const response = await post('/api/v1/tts-stream.php', key, {
             input: sentences.en,
             language: 'en',
@@ -200,7 +188,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
           assert.match(String(response.headers['x-voice-ttfa-ms']), /^\d+$/);
           assert.equal(response.headers['transfer-encoding'], 'chunked');
           assert.match(String(response.headers['x-request-id']), /^req_/);
-          const after = await fixture.balanceOf(accountId);
+          const after = await suite.fixture.balanceOf(accountId);
           assert.deepEqual(
             {
               charged: response.headers['x-voice-tokens-charged'],
@@ -225,7 +213,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
       }
 
       it('defaults to pcm16_8k', async () => {
-        const { key } = await fixture.newAccount();
+        const { key } = await suite.fixture.newAccount();
         const response = await post('/api/v1/tts-stream.php', key, { input: sentences.fr, language: 'fr' });
         assert.equal(response.statusCode, 200, response.body);
         assert.equal(response.headers['content-type'], 'audio/l16');
@@ -237,10 +225,10 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
       // A lower bound only, which no scheduling delay can break: the first audio cannot be ready
       // before the request's clause leaves the queue, and it is held there for at least 60 ms.
       it('X-Voice-Ttfa-Ms counts the time the request waited for an engine', async () => {
-        const { key } = await fixture.newAccount();
-        const { busy, release } = await occupyEveryWorker(pool);
+        const { key } = await suite.fixture.newAccount();
+        const { busy, release } = await occupyEveryWorker(suite.pool);
         const pending = post('/api/v1/tts-stream.php', key, { input: sentences.en, language: 'en' });
-        await waitUntil(() => pool.queued >= 1, 'the request waits for an engine');
+        await waitUntil(() => suite.pool.queued >= 1, 'the request waits for an engine');
         await sleep(60);
         release();
         const response = await pending;
@@ -254,13 +242,13 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
 
   describe('security', () => {
     it('never takes a key from the query string or the body', async () => {
-      const { key } = await fixture.newAccount();
+      const { key } = await suite.fixture.newAccount();
       for (const [url, payload] of [
         [`/api/v1/tts.php?api_key=${key}`, { input: 'Hello.' }],
         ['/api/v1/tts.php', { input: 'Hello.', api_key: key }],
         [`/api/v1/tts-stream.php?key=${key}`, { input: 'Hello.' }],
       ] as const) {
-        const response = await fixture.app.inject({
+        const response = await suite.fixture.app.inject({
           method: 'POST',
           url,
           headers: { 'content-type': 'application/json' },
@@ -272,7 +260,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     });
 
     it('gives every file its own unguessable id (22 base62 characters, over 128 bits)', async () => {
-      const { key } = await fixture.newAccount();
+      const { key } = await suite.fixture.newAccount();
       const ids = new Set<string>();
       for (let i = 0; i < 3; i++) {
         const { body } = await fileRequest(key, { input: 'Same text.', language: 'en' });
@@ -301,7 +289,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
     });
 
     it('is 200 with all four checks ok once warm, and 503 when the database is gone', async () => {
-      const own = await buildTtsTestApp({ pool: () => pool });
+      const own = await buildTtsTestApp({ pool: () => suite.pool });
       try {
         const ready = await own.app.inject({ method: 'GET', url: '/api/v1/health.php' });
         assert.equal(ready.statusCode, 200);
