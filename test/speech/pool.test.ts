@@ -205,3 +205,31 @@ describe('EnginePool', () => {
     assert.equal(pool.ready, true);
   });
 });
+
+describe('EnginePool interruptions', () => {
+  // A pool of its own, with no measured costs yet: a character is estimated at the initial cost.
+  let pool: EnginePool;
+  before(async () => {
+    pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+  });
+  after(() => pool.close());
+
+  it('keeps a running job on its worker when the waiting work would outlast the audio it has given', async () => {
+    const now = performance.now();
+    const running = collect(
+      pool.synthesize({ input: text(veryLongText), voice: en.engineVoice, output: mulaw, deadline: now }),
+    ).then(() => 'running job');
+    // Due now, but more work than one worker can do before the running job's listener has
+    // played its first second: interrupting for it would leave that listener waiting mid-sentence.
+    const heavy = collect(
+      pool.synthesize({
+        input: text(longText.repeat(30)),
+        voice: en.engineVoice,
+        output: mulaw,
+        deadline: now - 1,
+      }),
+    ).then(() => 'waiting job');
+    assert.equal(await Promise.race([running, heavy]), 'running job');
+    await heavy;
+  });
+});
