@@ -2,7 +2,7 @@ import { streamFormats } from '../src/speech/audio/formats.ts';
 import { EnginePool } from '../src/speech/pool.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import { findVoice, voices } from '../src/speech/voices.ts';
+import { builtInVoices, findVoice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { type EngineFirstByte, firstByteByEngine, median } from './results.ts';
 import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
@@ -165,7 +165,7 @@ async function espeakAlone(
   settings: BenchSettings,
 ): Promise<SequentialEngine[]> {
   const turns = all.filter((turn) => engineOf(turn.language) === 'espeak-ng');
-  const espeakVoices = voices.filter((voice) => voice.engineVoice.engine === 'espeak-ng');
+  const espeakVoices = builtInVoices.filter((voice) => voice.engineVoice.engine === 'espeak-ng');
   const pool = await EnginePool.start({ size, warmUp: warmUpPlan(espeakVoices) });
   try {
     for (const turn of turns) await speak(pool, turn);

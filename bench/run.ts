@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { EnginePool } from '../src/speech/pool.ts';
-import { voices } from '../src/speech/voices.ts';
+import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { ProcessMonitor } from './monitor.ts';
@@ -31,7 +31,7 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 async function engineBaseline(): Promise<EngineResults> {
   progress(`engine baseline: ${config.poolSize} workers, no HTTP`);
-  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(voices) });
+  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(builtInVoices) });
   try {
     return await benchEngine(pool, turns, all, settings);
   } finally {

@@ -7,8 +7,9 @@ import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { loadAssignedVoices } from './speech/assigned-voices.ts';
 import { EnginePool } from './speech/pool.ts';
-import { voices } from './speech/voices.ts';
+import { allVoices, useAssignedVoices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
 import { openDatabase } from './store/db/database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  // The voice packs assigned to voices are read once, before anything reads the catalogue; a pack
+  // that cannot be spoken leaves its built-in voice in place, and the log says why.
+  const assigned = await loadAssignedVoices(config.voicesDir);
+  useAssignedVoices(assigned.voices);
   const db = await openDatabase(config.database);
   const files = await openFileStore(config.fileStore, config.fileLifetimeMs);
   // With Redis the limit is shared by all instances; when Redis is down it fails open to
@@ -112,13 +117,21 @@ async function main(): Promise<void> {
     },
     'stores opened',
   );
+  for (const voice of assigned.voices) {
+    app.log.info(
+      { voice: `${voice.language}/${voice.speakerId}`, pack: voice.pack?.id },
+      'voice pack assigned',
+    );
+  }
+  for (const problem of assigned.problems)
+    app.log.error({ problem }, 'voice pack not used; built-in voice kept');
   const stopSweeper = startSweeper(files, SWEEP_INTERVAL_MS, (err) =>
     app.log.error({ err }, 'file sweep failed'),
   );
 
   // Listen first, warm second: health answers 503 until the engines are ready.
   await app.listen({ port: config.port, host: config.host });
-  pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(voices) });
+  pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(allVoices()) });
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
   process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);

@@ -4,7 +4,9 @@ import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../account
 import { type LexiconInput, type LexiconResult, LexiconService } from '../accounts/lexicons.ts';
 import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { assignedVoice } from '../speech/assigned-voices.ts';
 import { downloadPack, PackDownloadError } from '../speech/engines/neural/pack-download.ts';
+import { AssignmentsFileError, VoiceAssignments } from '../speech/engines/neural/voice-assignments.ts';
 import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
 import { type InstallResult, VoiceStore } from '../speech/engines/neural/voice-store.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
@@ -28,8 +30,12 @@ commands:
   voice check --folder FOLDER                     checks a neural voice pack (Piper or MMS) before install
   voice install --folder FOLDER                   checks it and installs a copy in DATA_DIR/voices
   voice install --url URL [--sha256 HEX]          the same from a .tar.gz of the pack's folder
-  voice list                                      the installed packs, each checked again
-  voice remove --voice VOICE_ID
+  voice list                                      the installed packs, each checked again, and the voices they speak
+  voice remove --voice VOICE_ID                   refused while it speaks a voice
+  voice assign --voice VOICE_ID --language rw|en|fr --speaker-id N [--pack-speaker N]
+                                                  the pack (its speaker, 0 by default) speaks that voice
+  voice revert --language rw|en|fr --speaker-id N the built-in voice speaks it again
+                                                  (assign and revert take effect when the service starts)
 
 options:
   --db PATH    an SQLite database file; default: the service's database, that is
@@ -51,7 +57,15 @@ type VoiceAction =
   | { command: 'voice check'; folder: string }
   | { command: 'voice install'; from: { folder: string } | { url: string; sha256: string | undefined } }
   | { command: 'voice list' }
-  | { command: 'voice remove'; voiceId: string };
+  | { command: 'voice remove'; voiceId: string }
+  | { command: 'voice assign'; voiceId: string; slot: VoiceSlot; speaker: number }
+  | { command: 'voice revert'; slot: VoiceSlot };
+
+/** A voice of the catalogue, by its public identity. */
+interface VoiceSlot {
+  readonly language: 'rw' | 'en' | 'fr';
+  readonly speakerId: number;
+}
 
 /** The commands that read or write the service's database. */
 type DatabaseAction =
@@ -92,6 +106,8 @@ function parse(argv: string[]) {
       url: { type: 'string' },
       sha256: { type: 'string' },
       voice: { type: 'string' },
+      'speaker-id': { type: 'string' },
+      'pack-speaker': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -109,7 +125,8 @@ function required(
     | 'entry'
     | 'request'
     | 'folder'
-    | 'voice',
+    | 'voice'
+    | 'speaker-id',
 ): string {
   const value = values[option]?.trim();
   if (!value) throw new UsageError(`give --${option}`);
@@ -119,6 +136,15 @@ function required(
 function wholeNumber(text: string, option: string): number {
   if (!/^[0-9]{1,15}$/.test(text)) throw new UsageError(`--${option} must be a whole number, got "${text}"`);
   return Number(text);
+}
+
+function voiceSlot(values: Values): VoiceSlot {
+  const language = required(values, 'language');
+  if (language !== 'rw' && language !== 'en' && language !== 'fr')
+    throw new UsageError(`--language must be rw, en or fr, got "${language}"`);
+  const speakerId = wholeNumber(required(values, 'speaker-id'), 'speaker-id');
+  if (speakerId > 999) throw new UsageError('--speaker-id must be at most 999');
+  return { language, speakerId };
 }
 
 function toAction(command: string, values: Values): Action {
@@ -177,6 +203,16 @@ function toAction(command: string, values: Values): Action {
       return { command };
     case 'voice remove':
       return { command, voiceId: required(values, 'voice') };
+    case 'voice assign':
+      return {
+        command,
+        voiceId: required(values, 'voice'),
+        slot: voiceSlot(values),
+        speaker:
+          values['pack-speaker'] === undefined ? 0 : wholeNumber(values['pack-speaker'], 'pack-speaker'),
+      };
+    case 'voice revert':
+      return { command, slot: voiceSlot(values) };
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'give a command');
   }
@@ -368,12 +404,20 @@ function refusedPack(problems: readonly string[]): Refused {
   return new Refused(`the voice pack is refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
+/** What `use` does with the assignments file; a file that is not ours is a refusal, left as it is. */
+async function withAssignments<T>(voicesDir: string, use: (assignments: VoiceAssignments) => Promise<T>) {
+  return use(new VoiceAssignments(voicesDir)).catch((error: unknown) => {
+    throw error instanceof AssignmentsFileError ? new Refused(error.message) : error;
+  });
+}
+
 function isVoiceAction(action: Action): action is VoiceAction {
   return action.command.startsWith('voice ');
 }
 
 /** The voice pack commands: they read and write files only. */
-async function runVoice(action: VoiceAction, store: () => VoiceStore): Promise<string> {
+async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<string> {
+  const store = () => new VoiceStore(voicesDir());
   switch (action.command) {
     case 'voice check': {
       const check = await checkVoicePack(action.folder);
@@ -398,8 +442,14 @@ async function runVoice(action: VoiceAction, store: () => VoiceStore): Promise<s
     case 'voice list': {
       const voices = await store().list();
       if (voices.length === 0) return 'no voice packs installed';
+      const assigned = await withAssignments(voicesDir(), (a) => a.read());
+      const speaks = (id: string) =>
+        assigned
+          .filter((a) => a.voice === id)
+          .map((a) => `${a.language}/${a.speakerId}`)
+          .join(' ') || '-';
       return table(
-        ['voice', 'kind', 'language', 'licence', 'state'],
+        ['voice', 'kind', 'language', 'licence', 'speaks', 'state'],
         voices.map(({ id, check }) =>
           check.ok
             ? [
@@ -407,13 +457,39 @@ async function runVoice(action: VoiceAction, store: () => VoiceStore): Promise<s
                 check.pack.manifest.kind,
                 check.pack.manifest.language,
                 check.pack.manifest.licence.name,
+                speaks(id),
                 'ok',
               ]
-            : [id, '-', '-', '-', `broken: ${check.problems[0] ?? ''}`],
+            : [id, '-', '-', '-', speaks(id), `broken: ${check.problems[0] ?? ''}`],
         ),
       );
     }
+    case 'voice assign': {
+      const assignment = { ...action.slot, voice: action.voiceId, speaker: action.speaker };
+      const voice = await assignedVoice(voicesDir(), assignment);
+      if (Array.isArray(voice)) throw refusedPack(voice);
+      await withAssignments(voicesDir(), (a) => a.assign(assignment));
+      const licence = voice.pack?.licence;
+      return [
+        `${voice.language}/${voice.speakerId} (${voice.name}) is spoken by ${action.voiceId}, speaker ${action.speaker} (${voice.pack?.speaker})`,
+        ...(licence?.commercial === false ? [`licence: ${licence.name}, NOT for commercial use`] : []),
+        'restart the service to use it',
+      ].join('\n');
+    }
+    case 'voice revert': {
+      const { language, speakerId } = action.slot;
+      if (!(await withAssignments(voicesDir(), (a) => a.revert(action.slot))))
+        throw new Refused(`no voice pack speaks ${language}/${speakerId}`);
+      return `${language}/${speakerId} is the built-in voice again; restart the service to use it`;
+    }
     case 'voice remove': {
+      const speaking = (await withAssignments(voicesDir(), (a) => a.read())).filter(
+        (a) => a.voice === action.voiceId,
+      );
+      if (speaking.length > 0) {
+        const slots = speaking.map((a) => `${a.language}/${a.speakerId}`).join(', ');
+        throw new Refused(`${action.voiceId} speaks ${slots}: revert first`);
+      }
       if (!(await store().remove(action.voiceId)))
         throw new Refused(`no voice ${action.voiceId} is installed`);
       return `removed ${action.voiceId}`;
@@ -432,8 +508,7 @@ async function main(): Promise<number> {
     return error.message ? 2 : 0;
   }
   const { action } = parsed;
-  if (isVoiceAction(action))
-    return report(() => runVoice(action, () => new VoiceStore(loadConfig().voicesDir)));
+  if (isVoiceAction(action)) return report(() => runVoice(action, () => loadConfig().voicesDir));
   // The same database the service uses, from the same configuration, unless --db names a file.
   let source: DatabaseSource;
   if (parsed.db !== undefined) {

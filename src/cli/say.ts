@@ -6,14 +6,13 @@ import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts
 import { wavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
 import type { SpeechDocument } from '../speech/document.ts';
-import { engines } from '../speech/engines/registry.ts';
+import { engines, frontEndOf } from '../speech/engines/registry.ts';
 import { readInputText } from '../speech/input-text.ts';
 import { withPronunciations } from '../speech/lexicon.ts';
 import { EnginePool } from '../speech/pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
-import { frontEndFor } from '../speech/text/front-end.ts';
-import { findVoice, type Voice, voices } from '../speech/voices.ts';
+import { allVoices, findVoice, type Voice } from '../speech/voices.ts';
 import { openDatabase } from '../store/db/database.ts';
 import { codePointCount } from '../unicode.ts';
 
@@ -96,7 +95,7 @@ function parseCommandLine(argv: string[]) {
 
 /** Every voice of the catalogue with the engine that speaks it. */
 function showEngines(): void {
-  for (const voice of voices) {
+  for (const voice of allVoices()) {
     const engine = engines[voice.engineVoice.engine];
     process.stdout.write(
       `${voice.language} ${voice.speakerId} ${voice.name}: ${engine.name} (${engine.id})\n`,
@@ -106,7 +105,7 @@ function showEngines(): void {
 
 /** The document as it will be spoken: text normalised, words as given, IPA between slashes. */
 function spokenText(document: SpeechDocument, voice: Voice): string {
-  const frontEnd = frontEndFor(voice.language);
+  const frontEnd = frontEndOf(voice);
   return document.segments
     .map((s) => {
       if (s.kind === 'text') return frontEnd.normalize(s.text);
@@ -119,7 +118,7 @@ function spokenText(document: SpeechDocument, voice: Voice): string {
 }
 
 async function show(what: 'normalized' | 'phonemes', document: SpeechDocument, voice: Voice): Promise<void> {
-  const frontEnd = frontEndFor(voice.language);
+  const frontEnd = frontEndOf(voice);
   const normalized = spokenText(document, voice);
   if (what === 'normalized') {
     process.stdout.write(`${normalized}\n`);

@@ -1,7 +1,7 @@
 import { streamFormats } from '../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
-import { type Voice, voices } from '../speech/voices.ts';
+import { allVoices, type Voice } from '../speech/voices.ts';
 import { ApiError } from './errors.ts';
 import type { StreamBody } from './speech-reply.ts';
 import { parseTtsRequest, type TtsRequest } from './tts-request.ts';
@@ -49,7 +49,7 @@ export interface OpenAiSpeechRequest {
 /** The voice a name gives: an Ijwi voice's name in lower case, or an OpenAI alias. */
 export function voiceNamed(name: string): Voice | undefined {
   const own = Object.hasOwn(OPENAI_VOICE_ALIASES, name) ? OPENAI_VOICE_ALIASES[name] : name;
-  return voices.find((voice) => voice.name.toLowerCase() === own);
+  return allVoices().find((voice) => voice.name.toLowerCase() === own);
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T, param: string): T {
@@ -80,7 +80,9 @@ export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
   }
   const voice = typeof fields.voice === 'string' ? voiceNamed(fields.voice) : undefined;
   if (!voice) {
-    const names = voices.map((v) => v.name.toLowerCase()).join(', ');
+    const names = allVoices()
+      .map((v) => v.name.toLowerCase())
+      .join(', ');
     throw new ApiError('invalid_speaker', `voice must be one of ${names}, or an OpenAI voice name`, {
       param: 'voice',
     });

@@ -3,11 +3,11 @@ import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
-import { ipaReaderOf } from './engines/registry.ts';
+import { frontEndOf, ipaReaderOf } from './engines/registry.ts';
 import type { EnginePool } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
-import { type FrontEnd, frontEndFor } from './text/front-end.ts';
+import type { FrontEnd } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
 
@@ -162,7 +162,7 @@ export async function* synthesize(
   request: SynthesisRequest,
 ): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
-  const steps = planOf(request.document, frontEndFor(voice.language), voice);
+  const steps = planOf(request.document, frontEndOf(voice), voice);
   const { spec, frameBytes, silence } = outputOf(request.target, voice);
   const framer = new Framer(frameBytes, silence);
   const rate = bytesPerSecond(spec);

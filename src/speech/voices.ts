@@ -1,5 +1,6 @@
 import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
 import type { FliteVoice, FliteVoiceName } from './engines/flite/flite.ts';
+import type { NeuralVoice } from './engines/neural/neural-engine.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 
 export type VoiceGroup = 'kinyarwanda' | 'us-english' | 'african-english' | 'french';
@@ -13,7 +14,20 @@ export interface Voice {
   readonly group: VoiceGroup;
   /** The rate of the audio the engine produces, and of the WAV files. */
   readonly sampleRate: number;
-  readonly engineVoice: EspeakVoice | FliteVoice;
+  readonly engineVoice: EspeakVoice | FliteVoice | NeuralVoice;
+  /** The installed voice pack an operator assigned to this voice; absent for a built-in voice. */
+  readonly pack?: AssignedPack;
+}
+
+/** What the listing says of a voice pack assigned to a voice (`assigned-voices.ts`). */
+export interface AssignedPack {
+  /** The installed pack's id (`npm run admin -- voice list`). */
+  readonly id: string;
+  readonly name: string;
+  /** The pack's speaker that speaks the voice. */
+  readonly speaker: string;
+  readonly licence: { readonly name: string; readonly url: string; readonly commercial: boolean };
+  readonly attribution: string;
 }
 
 export interface Language {
@@ -70,7 +84,7 @@ const FLITE_RATE = 16_000;
  * African English voices read the lexicon's phones through the rules of an African English
  * accent (engines/flite/african-english.ts).
  */
-export const voices: readonly Voice[] = [
+export const builtInVoices: readonly Voice[] = [
   {
     language: 'rw',
     speakerId: 0,
@@ -178,12 +192,31 @@ export const voices: readonly Voice[] = [
   },
 ];
 
+let catalogue: readonly Voice[] = builtInVoices;
+
+/**
+ * The voices this process speaks: the built-in ones, each replaced by the voice pack an operator
+ * assigned to its (language, speaker_id), if any. The composition root sets it once at start,
+ * before anything reads it; a voice keeps its slot's name, group and gender, so what clients name
+ * (and the documents built from the slots) stays the same.
+ */
+export function useAssignedVoices(assigned: readonly Voice[]): void {
+  catalogue = builtInVoices.map(
+    (slot) => assigned.find((v) => v.language === slot.language && v.speakerId === slot.speakerId) ?? slot,
+  );
+}
+
+/** Every voice of the catalogue (`useAssignedVoices`). */
+export function allVoices(): readonly Voice[] {
+  return catalogue;
+}
+
 /** The voice for (language, speaker_id), or undefined when there is none. */
 export function findVoice(language: string, speakerId: number): Voice | undefined {
-  return voices.find((v) => v.language === language && v.speakerId === speakerId);
+  return catalogue.find((v) => v.language === language && v.speakerId === speakerId);
 }
 
 /** The voices of one language, by speaker_id. */
 export function voicesOf(language: LanguageCode): readonly Voice[] {
-  return voices.filter((v) => v.language === language);
+  return catalogue.filter((v) => v.language === language);
 }

@@ -1,7 +1,7 @@
 import { streamFormats } from './audio/formats.ts';
+import { frontEndOf } from './engines/registry.ts';
 import type { OutputSpec, WarmUpPlan } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
-import { frontEndFor } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
 
@@ -21,7 +21,7 @@ export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
   for (const rate of new Set(voices.map((v) => v.sampleRate)))
     outputs.push({ sampleRate: rate, encoding: 'pcm_s16le' });
   const samples = voices.flatMap((voice) => {
-    const frontEnd = frontEndFor(voice.language);
+    const frontEnd = frontEndOf(voice);
     return splitClauses(frontEnd.normalize(sampleText[voice.language])).flatMap((clause) => {
       const input = frontEnd.engineInput(clause);
       return input ? [{ input, voice: voice.engineVoice }] : [];

@@ -314,7 +314,7 @@ describe('admin voice packs', () => {
 
     const listed = await admin(['voice', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /amy-medium\s+piper\s+en\s+CC BY 4.0\s+ok/);
+    assert.match(listed.stdout, /amy-medium\s+piper\s+en\s+CC BY 4.0\s+-\s+ok/);
 
     // A file broken after installation shows in the list, not as a healthy voice.
     writeFileSync(join(copy, 'tokens.txt'), 'a 1\nb 1\n');
@@ -329,6 +329,67 @@ describe('admin voice packs', () => {
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /no voice \.\.\/\.\.\/etc is installed/);
     assert.match((await admin(['voice', 'list'], env)).stdout, /no voice packs installed/);
+  });
+
+  it('assigns an installed pack to a voice of its language, keeps it while assigned, and reverts', async () => {
+    const env = { DATA_DIR: join(dir, 'voices-assign') };
+    const source = writeVoicePack(join(dir, 'assign-pack'), {
+      kind: 'mms',
+      manifest: {
+        name: 'Kinyarwanda tiny',
+        licence: { name: 'CC BY-NC 4.0', url: 'https://example.org/nc', commercial: false },
+      },
+    });
+    assert.equal((await admin(['voice', 'install', '--folder', source], env)).code, 0);
+    const assign = (...args: string[]) =>
+      admin(['voice', 'assign', '--voice', 'kinyarwanda-tiny', ...args], env);
+
+    const wrongLanguage = await assign('--language', 'en', '--speaker-id', '0');
+    assert.equal(wrongLanguage.code, 1);
+    assert.match(wrongLanguage.stderr, /kinyarwanda-tiny speaks rw, not en/);
+    const noSpeaker = await assign('--language', 'rw', '--speaker-id', '0', '--pack-speaker', '3');
+    assert.equal(noSpeaker.code, 1);
+    assert.match(noSpeaker.stderr, /has no speaker 3 \(its speakers: 0\)/);
+    const noSlot = await assign('--language', 'rw', '--speaker-id', '9');
+    assert.equal(noSlot.code, 1);
+    assert.match(noSlot.stderr, /there is no voice rw\/9/);
+    const notInstalled = await admin(
+      ['voice', 'assign', '--voice', 'nobody', '--language', 'rw', '--speaker-id', '1'],
+      env,
+    );
+    assert.equal(notInstalled.code, 1);
+    assert.match(notInstalled.stderr, /nobody: ijwi-voice.json is missing/);
+    assert.equal((await assign('--language', 'xx', '--speaker-id', '1')).code, 2);
+
+    const assigned = await assign('--language', 'rw', '--speaker-id', '1');
+    assert.equal(assigned.code, 0, assigned.stderr);
+    assert.match(assigned.stdout, /rw\/1 \(Mugisha\) is spoken by kinyarwanda-tiny, speaker 0/);
+    assert.match(assigned.stdout, /NOT for commercial use/);
+    assert.match(assigned.stdout, /restart the service/);
+    assert.match(
+      (await admin(['voice', 'list'], env)).stdout,
+      /kinyarwanda-tiny\s+mms\s+rw\s+CC BY-NC 4.0\s+rw\/1\s+ok/,
+    );
+
+    const removeAssigned = await admin(['voice', 'remove', '--voice', 'kinyarwanda-tiny'], env);
+    assert.equal(removeAssigned.code, 1);
+    assert.match(removeAssigned.stderr, /kinyarwanda-tiny speaks rw\/1: revert first/);
+
+    const reverted = await admin(['voice', 'revert', '--language', 'rw', '--speaker-id', '1'], env);
+    assert.equal(reverted.code, 0, reverted.stderr);
+    assert.match(reverted.stdout, /rw\/1 is the built-in voice again/);
+    const twice = await admin(['voice', 'revert', '--language', 'rw', '--speaker-id', '1'], env);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /no voice pack speaks rw\/1/);
+    assert.equal((await admin(['voice', 'remove', '--voice', 'kinyarwanda-tiny'], env)).code, 0);
+
+    // A file that is not the assignments the tool writes is left alone, not overwritten.
+    const file = join(dir, 'voices-assign', 'voices', 'assignments.json');
+    writeFileSync(file, '{"hand": "edited"}');
+    const refused = await admin(['voice', 'revert', '--language', 'rw', '--speaker-id', '1'], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /assignments.json: /);
+    assert.equal(readFileSync(file, 'utf8'), '{"hand": "edited"}');
   });
 
   it('refuses to install a pack holding a link', async () => {

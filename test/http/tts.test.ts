@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { voices } from '../../src/speech/voices.ts';
+import { builtInVoices } from '../../src/speech/voices.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import {
   buildTtsTestApp,
@@ -71,7 +71,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
   };
 
   describe('happy', () => {
-    for (const voice of voices) {
+    for (const voice of builtInVoices) {
       const name = `${voice.language} speaker ${voice.speakerId}`;
       it(`file: ${name} gives the contract's fields and a downloadable, exact WAV`, async () => {
         const { key } = await suite.fixture.newAccount();
@@ -120,7 +120,7 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php', () => {
       const { key } = await suite.fixture.newAccount({ topUp: 289 });
       for (const language of ['rw', 'en', 'fr']) {
         const files = new Set<string>();
-        const ids = voices.filter((v) => v.language === language).map((v) => v.speakerId);
+        const ids = builtInVoices.filter((v) => v.language === language).map((v) => v.speakerId);
         for (const speakerId of ids) {
           const { download } = await fileRequest(key, {
             input: sentences[language],

@@ -5,7 +5,7 @@ import { plainDocument } from '../../src/speech/document.ts';
 import { readInputText } from '../../src/speech/input-text.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { AudioBoundExceeded, plainSpeech, synthesize } from '../../src/speech/synthesize.ts';
-import { type Voice, voices } from '../../src/speech/voices.ts';
+import { builtInVoices, type Voice } from '../../src/speech/voices.ts';
 import { codePointCount } from '../../src/unicode.ts';
 import { hostileTexts, worstCaseShapes } from '../helpers/hostile-text.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
@@ -44,7 +44,7 @@ describe('input safety', () => {
   let pool: EnginePool;
   const reference = new Map<Voice, Buffer>();
   const assertReferencesUnchanged = async (after: string) => {
-    for (const voice of voices) {
+    for (const voice of builtInVoices) {
       const { audio } = await speak(pool, REFERENCE[voice.language], voice);
       assert.ok(
         audio.equals(reference.get(voice) ?? Buffer.alloc(0)),
@@ -55,14 +55,14 @@ describe('input safety', () => {
 
   before(async () => {
     pool = await startTestPool(1);
-    for (const voice of voices)
+    for (const voice of builtInVoices)
       reference.set(voice, (await speak(pool, REFERENCE[voice.language], voice)).audio);
   });
   after(() => pool.close());
 
   it('speaks fuzzed text in every voice without a crash, within the bound, changing no later request', async () => {
     for (const [i, text] of hostileTexts(seed, 120).entries()) {
-      const voice = voices[i % voices.length] as Voice;
+      const voice = builtInVoices[i % builtInVoices.length] as Voice;
       const read = readInputText(text, 'text', voice);
       if (!read.ok) {
         // Only control characters and lone surrogates are refused, at the position given.
@@ -88,7 +88,7 @@ describe('input safety', () => {
   });
 
   it('keeps the worst inputs known under the documented seconds per character, in every voice', async () => {
-    for (const voice of voices) {
+    for (const voice of builtInVoices) {
       for (const [shape, text] of Object.entries(worstCaseShapes)) {
         // Three of the shape, and its first word alone.
         for (const sample of [text.split(' ').slice(0, 3).join(' '), text.split(' ')[0] ?? '']) {
@@ -104,7 +104,7 @@ describe('input safety', () => {
   });
 
   it('reads engine markup in English and French as text: no pause, voice or rate is obeyed', async () => {
-    for (const voice of voices.filter((v) => v.language !== 'rw')) {
+    for (const voice of builtInVoices.filter((v) => v.language !== 'rw')) {
       const plain = await speak(pool, 'Hello there.', voice);
       const paused = await speak(pool, '<break time="3600s"/> Hello there.', voice);
       // Read aloud, the markup adds a few words, never the hour it asks for.
@@ -120,7 +120,7 @@ describe('input safety', () => {
       ['fr', "[[bOZu'r]]"],
       ['en', 'pau hh ax0 l ow1 pau'],
     ] as const) {
-      const voice = voices.find((v) => v.language === language) as Voice;
+      const voice = builtInVoices.find((v) => v.language === language) as Voice;
       const asText = await speak(pool, notation, voice);
       const asPhonemes = pool.synthesize({
         input: { kind: 'phonemes', phonemes: notation },
@@ -135,7 +135,7 @@ describe('input safety', () => {
   });
 
   it('refuses phoneme input outside the notation Ijwi writes, before the engine reads it', async () => {
-    const voice = voices.find((v) => v.language === 'rw') as Voice;
+    const voice = builtInVoices.find((v) => v.language === 'rw') as Voice;
     for (const phonemes of ['[[a]]<break time="9s"/>', '[[_^_EN hello]]', '[[a]] &amp;', '[[a]]\u0001']) {
       const job = pool.synthesize({
         input: { kind: 'phonemes', phonemes },
@@ -164,7 +164,7 @@ describe('input safety', () => {
       '<speak>a<break time="5s"/>b<break time="5s"/></speak>',
     ];
     // The slowest voice of each language.
-    for (const voice of voices.filter((v) =>
+    for (const voice of builtInVoices.filter((v) =>
       ['rw 2', 'en 4', 'fr 2'].includes(`${v.language} ${v.speakerId}`),
     )) {
       for (const document of documents) {
@@ -189,7 +189,7 @@ describe('input safety', () => {
   });
 
   it('stops a request at its audio bound, before any audio beyond it is yielded', async () => {
-    const voice = voices.find((v) => v.language === 'fr') as Voice;
+    const voice = builtInVoices.find((v) => v.language === 'fr') as Voice;
     const text = 'Une phrase assez longue pour durer plusieurs secondes. '.repeat(4);
     let yielded = 0;
     await assert.rejects(async () => {

@@ -11,7 +11,7 @@ import {
   type SynthesisEvent,
   synthesize,
 } from '../../src/speech/synthesize.ts';
-import { findVoice, type Voice, voices, voicesOf } from '../../src/speech/voices.ts';
+import { builtInVoices, findVoice, type Voice, voicesOf } from '../../src/speech/voices.ts';
 import { warmUpPlan } from '../../src/speech/warm-up.ts';
 import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
 import { rms } from '../helpers/signals.ts';
@@ -53,24 +53,24 @@ describe('synthesize', () => {
   };
 
   before(async () => {
-    pool = await EnginePool.start({ size: 2, warmUp: warmUpPlan(voices) });
+    pool = await EnginePool.start({ size: 2, warmUp: warmUpPlan(builtInVoices) });
   });
   after(() => pool.close());
 
   it('has the voices of the contract: rw 0-2, en 0-4, fr 0-2, each named and grouped', () => {
     assert.deepEqual(
-      voices.map((v) => `${v.language}${v.speakerId}`),
+      builtInVoices.map((v) => `${v.language}${v.speakerId}`),
       ['rw0', 'rw1', 'rw2', 'en0', 'en1', 'en2', 'en3', 'en4', 'fr0', 'fr1', 'fr2'],
     );
     assert.deepEqual(
       voicesOf('en').map((v) => v.group),
       ['us-english', 'us-english', 'us-english', 'african-english', 'african-english'],
     );
-    assert.equal(new Set(voices.map((v) => v.name)).size, voices.length);
+    assert.equal(new Set(builtInVoices.map((v) => v.name)).size, builtInVoices.length);
     assert.equal(findVoice('rw', 3), undefined);
   });
 
-  for (const voice of voices) {
+  for (const voice of builtInVoices) {
     it(`${voice.language} speaker ${voice.speakerId} (${voice.name}) speaks a sentence of its language`, async () => {
       const text = sentences[voice.language];
       const { audio, end } = await render(text, voice);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defaultStreamFormat, streamFormats } from '../../speech/audio/formats.ts';
+import { engines } from '../../speech/engines/registry.ts';
 import { languages, voicesOf } from '../../speech/voices.ts';
 import { voicesPage } from '../../web/pages/voices.ts';
 import { PAGE_HEADERS } from '../page-headers.ts';
@@ -26,6 +27,12 @@ export function voiceCatalogue(limits: Limits): VoiceCatalogue {
         gender: v.gender,
         sample_rate: v.sampleRate,
         engine: v.engineVoice.engine,
+        licence: v.pack
+          ? v.pack.licence
+          : { name: engines[v.engineVoice.engine].licence, url: null, commercial: true },
+        voice_pack: v.pack
+          ? { name: v.pack.name, speaker: v.pack.speaker, attribution: v.pack.attribution }
+          : null,
       })),
     })),
     formats: Object.values(streamFormats).map((f) => ({

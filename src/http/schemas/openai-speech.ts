@@ -1,6 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
-import { voices } from '../../speech/voices.ts';
+import { builtInVoices } from '../../speech/voices.ts';
 import {
   MAX_SPEED,
   MIN_SPEED,
@@ -18,7 +18,7 @@ import type { TtsDocOptions } from './tts.ts';
 // its parser (openai-speech.ts) after authentication and the rate limit; this schema, built from
 // the parser's own constants, documents it.
 
-const voiceNames = voices.map((voice) => voice.name.toLowerCase());
+const voiceNames = builtInVoices.map((voice) => voice.name.toLowerCase());
 const aliases = Object.entries(OPENAI_VOICE_ALIASES)
   .map(([alias, name]) => `\`${alias}\` (${name})`)
   .join(', ');

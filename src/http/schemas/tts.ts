@@ -10,7 +10,7 @@ import {
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
 import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/document.ts';
 import { textTypes } from '../../speech/input-text.ts';
-import { languages, voices } from '../../speech/voices.ts';
+import { builtInVoices, languages } from '../../speech/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import { type CloningField, DEFAULT_LANGUAGE, SPEAKABLE, speakerIdRange } from '../tts-request.ts';
 import { errorResponse, insufficientTokensResponse, invalidApiKeyResponse } from './errors.ts';
@@ -34,7 +34,7 @@ import {
 // that what the document calls valid passes the parsers and what it calls invalid does not.
 
 const languageCodes = languages.map((l) => l.code);
-const speakerIds = voices.map((v) => v.speakerId);
+const speakerIds = builtInVoices.map((v) => v.speakerId);
 const defaultSpeakerId = languages.find((l) => l.code === DEFAULT_LANGUAGE)?.defaultSpeakerId ?? 0;
 
 /** The limits and prices the TTS documentation states, from the app's configuration. */

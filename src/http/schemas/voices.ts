@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { streamFormatNames, streamFormats } from '../../speech/audio/formats.ts';
 import type { EngineId } from '../../speech/engines/engine.ts';
 import { engines } from '../../speech/engines/registry.ts';
-import { languages, voices } from '../../speech/voices.ts';
+import { builtInVoices, languages } from '../../speech/voices.ts';
 import { tags } from '../openapi.ts';
 import type { Limits } from '../routes/voices.ts';
 
@@ -25,12 +25,31 @@ export function voiceCatalogueSchema(limits: Limits) {
           z.object({
             speaker_id: z.int(),
             name: z.string(),
-            group: z.enum(unique(voices.map((v) => v.group))),
-            gender: z.enum(unique(voices.map((v) => v.gender))),
+            group: z.enum(unique(builtInVoices.map((v) => v.group))),
+            gender: z.enum(unique(builtInVoices.map((v) => v.gender))),
             sample_rate: z.int().meta({ description: 'The native rate of the voice and of its WAV files.' }),
             engine: z.enum(Object.keys(engines) as [EngineId, ...EngineId[]]).meta({
               description: 'The speech engine that speaks the voice.',
             }),
+            licence: z
+              .object({
+                name: z.string(),
+                url: z.string().nullable(),
+                commercial: z
+                  .boolean()
+                  .meta({ description: 'False when the licence forbids commercial use.' }),
+              })
+              .meta({
+                description:
+                  "The licence of what speaks the voice: the engine's for a built-in voice, the voice pack's for one an operator assigned.",
+              }),
+            voice_pack: z
+              .object({ name: z.string(), speaker: z.string(), attribution: z.string() })
+              .nullable()
+              .meta({
+                description:
+                  'The neural voice pack an operator assigned to this voice; null for a built-in voice.',
+              }),
           }),
         ),
       }),

@@ -77,6 +77,11 @@ export interface EngineDescriptor {
   readonly method: string;
   readonly licence: string;
   /**
+   * True when the engine reads text only: the front-end then gives it every clause as text, never
+   * phonemes (Kinyarwanda's are made for espeak-ng's phoneme names).
+   */
+  readonly readsTextOnly?: boolean;
+  /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
    * main thread, before anything is queued; absent when the engine reads text only.
    */

@@ -1,3 +1,4 @@
+import { type FrontEnd, frontEndFor } from '../text/front-end.ts';
 import type { Voice } from '../voices.ts';
 import type { EngineDescriptor, EngineId, IpaReading } from './engine.ts';
 import { espeakNgEngine } from './espeak-ng.ts';
@@ -15,4 +16,9 @@ export const engines: Readonly<Record<EngineId, EngineDescriptor>> = {
 export function ipaReaderOf(voice: Voice): ((ipa: string) => IpaReading) | undefined {
   const { readIpa } = engines[voice.engineVoice.engine];
   return readIpa && ((ipa) => readIpa(voice.language, ipa));
+}
+
+/** The front-end that reads a voice's text: the engine's input is text only when it reads nothing else. */
+export function frontEndOf(voice: Voice): FrontEnd {
+  return frontEndFor(voice.language, engines[voice.engineVoice.engine].readsTextOnly === true);
 }

@@ -44,7 +44,13 @@ const frontEnds: Readonly<Record<LanguageCode, FrontEnd>> = {
   fr: { ...readingsOf(frenchVerbalizer), engineInput: plainText },
 };
 
-/** The front-end of a language. */
-export function frontEndFor(language: LanguageCode): FrontEnd {
-  return frontEnds[language];
+/**
+ * The front-end of a language; for an engine that reads text only, one that gives it each clause
+ * as text and knows no IPA of its own.
+ */
+export function frontEndFor(language: LanguageCode, readsTextOnly = false): FrontEnd {
+  const frontEnd = frontEnds[language];
+  return readsTextOnly
+    ? { normalize: frontEnd.normalize, readable: frontEnd.readable, engineInput: plainText }
+    : frontEnd;
 }

@@ -4,7 +4,7 @@ import {
   MINIMUM_TOP_UP,
   TOKEN_PRICE_US_CENTS,
 } from '../../accounts/billing.ts';
-import { languages, voices } from '../../speech/voices.ts';
+import { allVoices, languages } from '../../speech/voices.ts';
 import { count, plural, usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page, type Viewer } from '../layout.ts';
@@ -79,7 +79,7 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
         <div class="field">
           <label for="voice">Voice</label>
           <select id="voice" name="speaker_id">
-            ${voices.map(
+            ${allVoices().map(
               (v) =>
                 html`<option value="${v.speakerId}" data-language="${v.language}" data-rate="${v.sampleRate}"${v.language === 'rw' ? '' : html` hidden disabled`}>${v.name} · ${v.gender}, ${v.group.replace('-', ' ')}</option>`,
             )}

@@ -1,6 +1,5 @@
 import { FREE_GENERATIONS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
 import { engines } from '../../speech/engines/registry.ts';
-import { findVoice } from '../../speech/voices.ts';
 import { usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
@@ -18,6 +17,13 @@ export interface VoiceCatalogueView {
       readonly group: string;
       readonly gender: string;
       readonly sample_rate: number;
+      readonly engine: keyof typeof engines;
+      readonly licence: { readonly name: string; readonly url: string | null; readonly commercial: boolean };
+      readonly voice_pack: {
+        readonly name: string;
+        readonly speaker: string;
+        readonly attribution: string;
+      } | null;
     }[];
   }[];
   readonly formats: readonly {
@@ -48,10 +54,20 @@ function groupName(group: string): string {
 
 const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
-/** The engine that speaks a voice, as the registry describes it. */
-function engineOf(language: string, speakerId: number) {
-  const voice = findVoice(language, speakerId);
-  return voice ? engines[voice.engineVoice.engine] : undefined;
+type VoiceView = VoiceCatalogueView['languages'][number]['voices'][number];
+
+/** How a voice is made, for people: the engine's method, or the neural voice pack that speaks it. */
+function madeBy(v: VoiceView): SafeHtml {
+  const engine = engines[v.engine];
+  if (!v.voice_pack) return html`${capitalised(engine.method)} (${engine.name}).`;
+  return html`Neural voice: ${v.voice_pack.speaker} of ${v.voice_pack.name} (${engine.name}). ${v.voice_pack.attribution}`;
+}
+
+/** A voice's licence, a link when it has one, saying so when it forbids commercial use. */
+function licenceOf(v: VoiceView): SafeHtml {
+  const { name, url, commercial } = v.licence;
+  const named = url ? html`<a href="${url}" rel="noopener noreferrer">${name}</a>` : html`${name}`;
+  return html`${named}${commercial ? '' : ' (not for commercial use)'}`;
 }
 
 /** Where a voice's sample is served; the sample route parses the same shape. */
@@ -83,11 +99,10 @@ export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerTok
   </div>
   <ul class="voice-cards">
     ${l.voices.map((v) => {
-      const engine = engineOf(l.code, v.speaker_id);
       return html`<li class="voice-card">
       <h3>${v.name}</h3>
       <p class="muted">${capitalised(v.gender)} · ${groupName(v.group)}</p>
-      <p class="small">${engine ? html`${capitalised(engine.method)} (${engine.name}).` : ''}</p>
+      <p class="small">${madeBy(v)}</p>
       <audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="Sample of ${v.name}, ${l.name}"></audio>
     </li>`;
     })}
@@ -96,8 +111,7 @@ export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerTok
   );
   const developerRows = catalogue.languages.flatMap((l) =>
     l.voices.map((v) => {
-      const engine = engineOf(l.code, v.speaker_id);
-      return html`<tr><td data-label="Voice">${v.name}</td><td data-label="language"><code>${l.code}</code></td><td data-label="speaker_id"><code>${v.speaker_id}</code></td><td data-label="group"><code>${v.group}</code></td><td data-label="Sample rate">${v.sample_rate} Hz</td><td data-label="Engine and licence">${engine ? `${engine.name}, ${engine.licence}` : ''}</td></tr>`;
+      return html`<tr><td data-label="Voice">${v.name}</td><td data-label="language"><code>${l.code}</code></td><td data-label="speaker_id"><code>${v.speaker_id}</code></td><td data-label="group"><code>${v.group}</code></td><td data-label="Sample rate">${v.sample_rate} Hz</td><td data-label="Engine and licence">${engines[v.engine].name}, ${licenceOf(v)}</td></tr>`;
     }),
   );
   const main = html`<section class="page-head">

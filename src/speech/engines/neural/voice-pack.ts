@@ -49,7 +49,8 @@ const manifestSchema = z
     espeakData: fileName.optional(),
     licence: z.strictObject({
       name: z.string().trim().min(1).max(100),
-      url: z.url().max(500),
+      /** Shown as a link on the voices page: http(s) only. */
+      url: z.url({ protocol: /^https?$/ }).max(500),
       /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
       commercial: z.boolean(),
     }),
