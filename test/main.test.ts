@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { VoiceAssignments } from '../src/speech/engines/neural/voice-assignments.ts';
+import { VoiceStore } from '../src/speech/engines/neural/voice-store.ts';
 import { startService } from './helpers/service-process.ts';
+import { writeVoicePack } from './helpers/voice-packs.ts';
 
 // The embedded defaults are under test: startService passes no database, Redis or storage settings.
 const dataDir = mkdtempSync(join(tmpdir(), 'ijwi-main-'));
@@ -29,5 +32,44 @@ describe('the service process', () => {
   it('refuses to start on bad configuration, naming the variable', async () => {
     const service = startService({ DATA_DIR: dataDir, POOL_SIZE: 'lots' });
     await assert.rejects(service.listening, /POOL_SIZE/);
+  });
+
+  it('speaks an assigned voice pack from start, and keeps the built-in voice when the pack breaks', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'ijwi-main-packs-'));
+    const voicesDir = join(data, 'voices');
+    const installed = await new VoiceStore(voicesDir).install(
+      writeVoicePack(join(data, 'pack'), { kind: 'mms', manifest: { name: 'Kinyarwanda tiny' } }),
+    );
+    assert.ok(installed.ok);
+    await new VoiceAssignments(voicesDir).assign({ language: 'en', speakerId: 0, voice: 'x', speaker: 0 });
+    await new VoiceAssignments(voicesDir).assign({
+      language: 'rw',
+      speakerId: 2,
+      voice: installed.voice.id,
+      speaker: 0,
+    });
+    const engineOf = async (base: string, language: string, speakerId: number) => {
+      const listing = (await (await fetch(`${base}/api/v1/voices.php?format=json`)).json()) as {
+        languages: { code: string; voices: { speaker_id: number; engine: string }[] }[];
+      };
+      const voices = listing.languages.find((l) => l.code === language)?.voices ?? [];
+      return voices.find((v) => v.speaker_id === speakerId)?.engine;
+    };
+
+    const first = startService({ DATA_DIR: data });
+    const base = await first.ready(60_000);
+    assert.equal(await engineOf(base, 'rw', 2), 'neural');
+    // The assignment of a pack that is not installed leaves the built-in voice, and says why.
+    assert.equal(await engineOf(base, 'en', 0), 'flite');
+    assert.match(first.output(), /"problem":"en\/0: x: ijwi-voice.json is missing".*built-in voice kept/);
+    assert.equal(await first.stop(), 0);
+
+    // A pack broken while the service was down: the service still starts, with the built-in voice.
+    writeFileSync(join(voicesDir, installed.voice.id, 'tokens.txt'), 'not a tokens file');
+    const second = startService({ DATA_DIR: data });
+    const again = await second.ready(60_000);
+    assert.equal(await engineOf(again, 'rw', 2), 'espeak-ng');
+    assert.match(second.output(), /"problem":"rw\/2: kinyarwanda-tiny: the tokens file tokens.txt line 1/);
+    assert.equal(await second.stop(), 0);
   });
 });

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadAssignedVoices } from '../../src/speech/assigned-voices.ts';
+import { decodeMulaw } from '../../src/speech/audio/g711.ts';
+import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
+import { parseWav } from '../../src/speech/audio/wav.ts';
+import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
+import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
+import type { EnginePool } from '../../src/speech/pool.ts';
+import { useAssignedVoices } from '../../src/speech/voices.ts';
+import { LiveClient } from '../helpers/live-client.ts';
+import {
+  buildTtsTestApp,
+  expectError,
+  listenOnLoopback,
+  startTestPool,
+  type TtsFixture,
+  withKey,
+} from '../helpers/tts-fixture.ts';
+import { writeVoicePack } from '../helpers/voice-packs.ts';
+import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
+
+// A neural voice pack installed and assigned to Kinyarwanda speaker 1 (Mugisha), as an operator
+// does it, then every endpoint asked for that voice: the listing, the file and stream endpoints,
+// the OpenAI-compatible one, the live WebSocket and the studio. The pack is a tiny MMS model
+// (test/helpers/tiny-onnx.ts) at 16 kHz, where the built-in voices speak at 22050 and 16000 Hz.
+
+const ORIGIN = 'http://127.0.0.1';
+const PACK_RATE = 16_000;
+const TEXT = 'Muraho neza, murakaza neza.';
+
+/** Whether 16-bit samples hold sound: the tiny model's output swings well past this. */
+const loud = (samples: Int16Array) => samples.some((sample) => Math.abs(sample) > 3000);
+
+describe('a neural voice pack assigned to a voice', () => {
+  let dir: string;
+  let pool: EnginePool;
+  let fixture: TtsFixture;
+  let web: WebFixture;
+  let base: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-voices-'));
+    const voicesDir = join(dir, 'voices');
+    const source = writeVoicePack(join(dir, 'pack'), {
+      kind: 'mms',
+      sampleRate: PACK_RATE,
+      manifest: {
+        name: 'Kinyarwanda tiny',
+        speakers: [{ id: 0, name: 'Tester' }],
+        licence: {
+          name: 'CC BY-NC 4.0',
+          url: 'https://creativecommons.org/licenses/by-nc/4.0/',
+          commercial: false,
+        },
+        attribution: 'A tiny model made by the tests',
+      },
+    });
+    const installed = await new VoiceStore(voicesDir).install(source);
+    assert.ok(installed.ok);
+    await new VoiceAssignments(voicesDir).assign({
+      language: 'rw',
+      speakerId: 1,
+      voice: installed.voice.id,
+      speaker: 0,
+    });
+    const assigned = await loadAssignedVoices(voicesDir);
+    assert.deepEqual(assigned.problems, []);
+    useAssignedVoices(assigned.voices);
+    pool = await startTestPool(1);
+    fixture = await buildTtsTestApp({ pool: () => pool });
+    base = await listenOnLoopback(fixture.app);
+    web = await buildWebTestApp({ pool: () => pool, publicBaseUrl: ORIGIN });
+  });
+  after(async () => {
+    await web?.close();
+    await fixture?.close();
+    await pool?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, key: string, payload: Record<string, unknown>) =>
+    fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+
+  it('is listed with its engine, pack and licence, the other voices unchanged', async () => {
+    const listing = (
+      await fixture.app.inject({ method: 'GET', url: '/api/v1/voices.php?format=json' })
+    ).json();
+    const rw = listing.languages.find((l: { code: string }) => l.code === 'rw');
+    const [keza, mugisha] = rw.voices;
+    assert.deepEqual(mugisha, {
+      speaker_id: 1,
+      name: 'Mugisha',
+      group: 'kinyarwanda',
+      gender: 'male',
+      sample_rate: PACK_RATE,
+      engine: 'neural',
+      licence: {
+        name: 'CC BY-NC 4.0',
+        url: 'https://creativecommons.org/licenses/by-nc/4.0/',
+        commercial: false,
+      },
+      voice_pack: {
+        name: 'Kinyarwanda tiny',
+        speaker: 'Tester',
+        attribution: 'A tiny model made by the tests',
+      },
+    });
+    assert.equal(keza.engine, 'espeak-ng');
+    assert.deepEqual(keza.licence, { name: 'GPL-3.0-or-later', url: null, commercial: true });
+    assert.equal(keza.voice_pack, null);
+
+    const page = await fixture.app.inject({ method: 'GET', url: '/api/v1/voices.php' });
+    assert.match(page.body, /Neural voice: Tester of Kinyarwanda tiny/);
+    assert.match(page.body, /CC BY-NC 4.0<\/a> \(not for commercial use\)/);
+  });
+
+  it('speaks from the file endpoint: a WAV at the pack rate, unlike the built-in voice beside it', async () => {
+    const { key } = await fixture.newAccount();
+    const wav = async (speakerId: number) => {
+      const response = await post('/api/v1/tts.php', key, {
+        input: TEXT,
+        language: 'rw',
+        speaker_id: speakerId,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const download = await fixture.app.inject({
+        method: 'GET',
+        url: new URL(response.json().output_url).pathname,
+      });
+      return parseWav(download.rawPayload);
+    };
+    const neural = await wav(1);
+    assert.equal(neural.sampleRate, PACK_RATE);
+    assert.ok(
+      neural.samples.length > PACK_RATE / 4 && loud(neural.samples),
+      `${neural.samples.length} samples`,
+    );
+    assert.equal((await wav(0)).sampleRate, 22_050, 'Keza is still the built-in voice');
+  });
+
+  it('streams telephony audio: whole mu-law frames, not silence', async () => {
+    const { key } = await fixture.newAccount();
+    const response = await post('/api/v1/tts-stream.php', key, {
+      input: TEXT,
+      language: 'rw',
+      speaker_id: 1,
+      format: 'mulaw_8k',
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.headers['x-voice-sample-rate'], '8000');
+    assert.equal(response.rawPayload.byteLength % 160, 0);
+    assert.ok(loud(decodeMulaw(response.rawPayload)));
+  });
+
+  it('speaks through the OpenAI-compatible endpoint by the voice name', async () => {
+    const { key } = await fixture.newAccount();
+    const response = await post('/v1/audio/speech', key, {
+      model: 'tts-1',
+      input: 'Muraho neza.',
+      voice: 'mugisha',
+      response_format: 'pcm',
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.ok(loud(littleEndianBytesToInt16(response.rawPayload)));
+  });
+
+  it('speaks on the live WebSocket', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const client = await LiveClient.connect(base, { authorization: `Bearer ${account.key}` });
+    try {
+      client.send({
+        type: 'text',
+        context_id: 'n1',
+        text: TEXT,
+        language: 'rw',
+        speaker_id: 1,
+        format: 'mulaw_8k',
+      });
+      client.send({ type: 'end', context_id: 'n1' });
+      const done = await client.ended('n1');
+      assert.equal(done.type, 'done', JSON.stringify(done));
+      assert.ok(loud(decodeMulaw(client.audio('n1'))));
+    } finally {
+      client.socket.close();
+    }
+  });
+
+  it('speaks in the studio, free for Kinyarwanda, at the pack rate', async () => {
+    const browser = new TestBrowser(web.app, ORIGIN);
+    await browser.signUp({ email: 'neural@example.org', password: 'a long enough studio password' });
+    const response = await browser.speak({ input: TEXT, language: 'rw', speaker_id: 1 });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.headers['x-voice-sample-rate'], String(PACK_RATE));
+    assert.equal(response.headers['x-voice-tokens-charged'], '0');
+    assert.ok(loud(littleEndianBytesToInt16(response.rawPayload)));
+  });
+
+  it('refuses SSML phonemes for a voice that reads text only, before any charge', async () => {
+    const { key, accountId } = await fixture.newAccount();
+    const response = await post('/api/v1/tts.php', key, {
+      input: '<speak><phoneme alphabet="ipa" ph="muɾaho">muraho</phoneme></speak>',
+      text_type: 'ssml',
+      language: 'rw',
+      speaker_id: 1,
+    });
+    expectError(response, 400, 'invalid_ssml', 'input');
+    assert.equal((await fixture.balanceOf(accountId)).freeUsesRemaining, 5);
+  });
+});
