@@ -72,6 +72,9 @@ const schema = z
       .min(1)
       .max(64)
       .default(() => availableParallelism()),
+    // Calls the neural voices take at once, all of them together; unset: 4 per worker they may use
+    // (all workers but one). Past it a request for a neural voice gets 503 voice_busy.
+    NEURAL_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
     CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // The reverse proxies whose X-Forwarded-For (client address) the service believes, as
@@ -130,6 +133,8 @@ export type Config = Readonly<{
   fileLifetimeMs: number;
   /** Engine worker threads; default: one per core. */
   poolSize: number;
+  /** Calls in flight the neural voices take; null: the pool's default for its size. */
+  neuralMaxCalls: number | null;
   /** The token rule: 1 token per started `charsPerToken` characters. */
   charsPerToken: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
@@ -180,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,
+    neuralMaxCalls: data.NEURAL_MAX_CALLS ?? null,
     charsPerToken: data.CHARS_PER_TOKEN,
     logLevel: data.LOG_LEVEL,
     trustedProxies: Object.freeze(data.TRUST_PROXY ?? []),

@@ -131,7 +131,11 @@ async function main(): Promise<void> {
 
   // Listen first, warm second: health answers 503 until the engines are ready.
   await app.listen({ port: config.port, host: config.host });
-  pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(allVoices()) });
+  pool = await EnginePool.start({
+    size: config.poolSize,
+    warmUp: warmUpPlan(allVoices()),
+    ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
+  });
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
   process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);

@@ -12,6 +12,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
+import { VoiceBusy } from '../speech/synthesize.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
@@ -34,6 +35,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { type Limits, voicesRoutes } from './routes/voices.ts';
+import { voiceBusyError } from './speech-reply.ts';
 import { type WebServices, webPlugin } from './web.ts';
 
 declare module 'fastify' {
@@ -89,6 +91,7 @@ export function requestId(): string {
 /** Turns any error into an ApiError: known framework errors by their code, anything else is a 500. */
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof VoiceBusy) return voiceBusyError(error);
   if (error instanceof StoreUnavailableError) {
     // An outage, not a bug: the client retries; the operator sees it in health and in this line.
     request.log.warn({ store: error.store, reason: error.reason }, 'store unavailable');

@@ -28,6 +28,7 @@ export const errorStatus = {
   headers_too_large: 431,
   internal_error: 500,
   not_ready: 503,
+  voice_busy: 503,
 } as const;
 
 /**

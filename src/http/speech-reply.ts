@@ -8,13 +8,16 @@ import {
   tokensFor,
 } from '../accounts/billing.ts';
 import type { LedgerEntry } from '../accounts/repositories.ts';
-import type { EnginePool } from '../speech/pool.ts';
+import type { EnginePool, OpenCall } from '../speech/pool.ts';
 import {
   AudioBoundExceeded,
   type AudioTarget,
+  openCall,
   type SynthesisEvent,
   synthesize,
+  VoiceBusy,
 } from '../speech/synthesize.ts';
+import type { Voice } from '../speech/voices.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from './errors.ts';
 import { nothingToSay, type TtsRequest } from './tts-request.ts';
@@ -24,6 +27,28 @@ import { nothingToSay, type TtsRequest } from './tts-request.ts';
 // disconnect, and sending audio as a chunked stream, billed at its first audio.
 
 /** The engine pool, or 503 `not_ready` while it warms up. */
+/** The 503 for a voice that takes no more calls now (a neural voice at its limit). */
+export function voiceBusyError(busy: VoiceBusy): ApiError {
+  return new ApiError(
+    'voice_busy',
+    'this voice is speaking as many calls as it can take; retry shortly, or choose another voice',
+    {
+      param: 'speaker_id',
+      headers: { 'Retry-After': String(busy.retryAfterSeconds) },
+      details: { retry_after: busy.retryAfterSeconds },
+    },
+  );
+}
+
+/** Opens a call on `voice` for a caller that holds it across syntheses, or throws the 503 `voice_busy`. */
+export function openVoiceCall(pool: EnginePool, voice: Voice): OpenCall {
+  try {
+    return openCall(pool, voice);
+  } catch (error) {
+    throw error instanceof VoiceBusy ? voiceBusyError(error) : error;
+  }
+}
+
 export function readyPool(pool: () => EnginePool | undefined): EnginePool {
   const ready = pool();
   if (!ready?.ready)

@@ -17,6 +17,23 @@ export interface PoolOptions {
   readonly size: number;
   /** What each worker speaks at start, so the first request is as fast as the hundredth. */
   readonly warmUp: WarmUpPlan;
+  /** Calls a heavy engine takes at once (`HEAVY_ENGINES`); by default `CALLS_PER_HEAVY_WORKER` a worker it may use. */
+  readonly heavyCalls?: Partial<Record<EngineId, number>>;
+}
+
+/**
+ * Engines that cost tens of times what espeak-ng does (a neural voice: 10-100x). Their clauses run
+ * on all workers but one (so one is always left to the other engines' first audio), never yield
+ * (a clause spoken again would cost as much again), and each takes a bounded number of calls at
+ * once (`openCall`): past that a caller is told to come back, rather than queued without bound.
+ */
+const HEAVY_ENGINES: ReadonlySet<EngineId> = new Set(['neural']);
+/** Calls in flight a heavy engine takes per worker it may use, unless `heavyCalls` says otherwise. */
+export const CALLS_PER_HEAVY_WORKER = 4;
+
+/** A call admitted by `openCall`: its engine counts it until it is closed. */
+export interface OpenCall {
+  close(): void;
 }
 
 export interface SynthesisJob {
@@ -141,6 +158,8 @@ export class EnginePool {
   readonly #queue: QueuedJob[] = [];
   /** Shared with every worker: how many waiting jobs a running one may yield to (`#publishWaiting`). */
   readonly #waiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  /** Calls in flight on each heavy engine (`openCall`). */
+  readonly #calls = new Map<EngineId, number>();
   /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
   readonly #msPerCharacter = new Map<EngineId, number>();
   readonly #options: PoolOptions;
@@ -184,6 +203,42 @@ export class EnginePool {
     return this.#slots.filter((s) => s.job !== undefined).length;
   }
 
+  /** Workers a heavy engine's clauses may hold at once: all but one, when there are two or more. */
+  get heavyWorkers(): number {
+    return Math.max(1, this.#options.size - 1);
+  }
+
+  /** Calls a heavy engine takes at once; undefined for the others, which take every call. */
+  callLimit(engine: EngineId): number | undefined {
+    if (!HEAVY_ENGINES.has(engine)) return undefined;
+    return this.#options.heavyCalls?.[engine] ?? this.heavyWorkers * CALLS_PER_HEAVY_WORKER;
+  }
+
+  /** Calls in flight on `engine` (counted for heavy engines only). */
+  callsOn(engine: EngineId): number {
+    return this.#calls.get(engine) ?? 0;
+  }
+
+  /**
+   * Admits a call (a request's whole synthesis) on `engine`: undefined when a heavy engine has as
+   * many as it takes. Close it when the call ends, however it ends.
+   */
+  openCall(engine: EngineId): OpenCall | undefined {
+    const limit = this.callLimit(engine);
+    if (limit === undefined) return { close() {} };
+    const calls = this.callsOn(engine);
+    if (calls >= limit) return undefined;
+    this.#calls.set(engine, calls + 1);
+    let open = true;
+    return {
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.#calls.set(engine, this.callsOn(engine) - 1);
+      },
+    };
+  }
+
   /** Streams the encoded audio of one clause. */
   synthesize(job: SynthesisJob): JobStream<Uint8Array> {
     const rate = bytesPerSecond(job.output);
@@ -202,7 +257,7 @@ export class EnginePool {
         deadline: job.deadline ?? performance.now(),
         bytesPerSecond: rate,
         yieldWindow:
-          job.deadline === undefined
+          job.deadline === undefined || HEAVY_ENGINES.has(job.voice.engine)
             ? undefined
             : { fromBytes: rate * YIELD_FROM_SECONDS, untilBytes: rate * YIELD_UNTIL_SECONDS },
       },
@@ -309,13 +364,25 @@ export class EnginePool {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.#queue.shift();
+      const job = this.#takeRunnable();
       if (!job) break;
       slot.job = job;
       slot.startedAt = performance.now();
       slot.worker.postMessage(this.#messageFor(job));
     }
     this.#publishWaiting();
+  }
+
+  /** The most urgent waiting job whose engine may have another worker now. */
+  #takeRunnable(): QueuedJob | undefined {
+    const at = this.#queue.findIndex((job) => this.#mayRun(job.engine));
+    return at < 0 ? undefined : this.#queue.splice(at, 1)[0];
+  }
+
+  /** Whether a job of `engine` may start now: a heavy engine holds at most `heavyWorkers` workers. */
+  #mayRun(engine: EngineId): boolean {
+    if (!HEAVY_ENGINES.has(engine)) return true;
+    return this.#slots.filter((s) => s.job?.engine === engine).length < this.heavyWorkers;
   }
 
   #messageFor(job: QueuedJob): ToWorker {
@@ -343,6 +410,8 @@ export class EnginePool {
     // Every job due before an interrupted one would have to resume runs before it.
     for (const job of this.#queue) {
       if (job.deadline > now + slack) break;
+      // A heavy engine's job waits for a worker of its own share, never for a yield.
+      if (HEAVY_ENGINES.has(job.engine)) continue;
       const cost = this.#cost(job);
       work += cost;
       if (job.delivered === 0 && job.deadline <= now) {

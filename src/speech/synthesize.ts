@@ -4,7 +4,7 @@ import { audioBoundSeconds } from './audio-bound.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { frontEndOf, ipaReaderOf } from './engines/registry.ts';
-import type { EnginePool } from './pool.ts';
+import type { EnginePool, OpenCall } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
 import type { FrontEnd } from './text/front-end.ts';
@@ -33,6 +33,11 @@ export interface SynthesisRequest {
   readonly dueAt?: number;
   /** Yield `words` events: each clause's word timings once its audio has been yielded. */
   readonly words?: boolean;
+  /**
+   * The call this synthesis belongs to, when the caller opened it (`EnginePool.openCall`: a live
+   * context holds one for all its parts); otherwise synthesis opens its own, or throws `VoiceBusy`.
+   */
+  readonly call?: OpenCall;
 }
 
 /** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
@@ -50,6 +55,27 @@ export class AudioBoundExceeded extends Error {
     super(`the audio would be longer than the ${maxSeconds} s this input may produce`);
     this.name = 'AudioBoundExceeded';
   }
+}
+
+/**
+ * Thrown before any synthesis when the voice's engine takes no more calls now (a neural voice at
+ * its limit): the request fails, uncharged, and may be tried again after `retryAfterSeconds`.
+ */
+export class VoiceBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('the voice is speaking as many calls as it can take');
+    this.name = 'VoiceBusy';
+  }
+}
+
+/** When a caller refused with `VoiceBusy` should try again: calls to a voice last seconds. */
+const BUSY_RETRY_SECONDS = 2;
+
+/** Opens the call a synthesis of `voice` belongs to, or throws `VoiceBusy`. */
+export function openCall(pool: EnginePool, voice: Voice): OpenCall {
+  const call = pool.openCall(voice.engineVoice.engine);
+  if (!call) throw new VoiceBusy(BUSY_RETRY_SECONDS);
+  return call;
 }
 
 /** A spoken word and when it is heard, in ms from the request's first sample. */
@@ -161,6 +187,15 @@ export async function* synthesize(
   pool: EnginePool,
   request: SynthesisRequest,
 ): AsyncGenerator<SynthesisEvent> {
+  const call = request.call ?? openCall(pool, request.voice);
+  try {
+    yield* speak(pool, request);
+  } finally {
+    if (request.call === undefined) call.close();
+  }
+}
+
+async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
   const steps = planOf(request.document, frontEndOf(voice), voice);
   const { spec, frameBytes, silence } = outputOf(request.target, voice);

@@ -13,7 +13,7 @@ import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
-import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
+import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
@@ -35,7 +35,10 @@ export const PUBLIC_BASE_URL = 'https://voice.example.test';
  * (so concurrency is real) that warm up on one short sentence per language in the native rate
  * and one telephony format. Every voice and format still works cold, only its first use is slower.
  */
-export async function startTestPool(size = 2): Promise<EnginePool> {
+export async function startTestPool(
+  size = 2,
+  options: Pick<PoolOptions, 'heavyCalls'> = {},
+): Promise<EnginePool> {
   const voiceOf = (language: string) => {
     const voice = findVoice(language, 0);
     if (!voice) throw new Error(`no voice ${language}/0`);
@@ -47,6 +50,7 @@ export async function startTestPool(size = 2): Promise<EnginePool> {
   });
   return EnginePool.start({
     size,
+    ...options,
     warmUp: {
       samples: [
         sample('en', 'Hello.'),

@@ -18,6 +18,7 @@ import {
   listenOnLoopback,
   startTestPool,
   type TtsFixture,
+  waitUntil,
   withKey,
 } from '../helpers/tts-fixture.ts';
 import { writeVoicePack } from '../helpers/voice-packs.ts';
@@ -70,7 +71,8 @@ describe('a neural voice pack assigned to a voice', () => {
     const assigned = await loadAssignedVoices(voicesDir);
     assert.deepEqual(assigned.problems, []);
     useAssignedVoices(assigned.voices);
-    pool = await startTestPool(1);
+    // One call at a time on the neural voices, so a test can fill them with one call.
+    pool = await startTestPool(1, { heavyCalls: { neural: 1 } });
     fixture = await buildTtsTestApp({ pool: () => pool });
     base = await listenOnLoopback(fixture.app);
     web = await buildWebTestApp({ pool: () => pool, publicBaseUrl: ORIGIN });
@@ -209,5 +211,53 @@ describe('a neural voice pack assigned to a voice', () => {
     });
     expectError(response, 400, 'invalid_ssml', 'input');
     assert.equal((await fixture.balanceOf(accountId)).freeUsesRemaining, 5);
+  });
+
+  it("refuses a call past the neural voices' limit with 503 voice_busy, uncharged, while other voices speak", async () => {
+    const holder = await fixture.newPayingAccount({ topUp: 1000 });
+    const client = await LiveClient.connect(base, { authorization: `Bearer ${holder.key}` });
+    try {
+      // A live context is one call from its first text to its end.
+      client.send({
+        type: 'text',
+        context_id: 'hold',
+        text: 'Muraho',
+        language: 'rw',
+        speaker_id: 1,
+        format: 'mulaw_8k',
+      });
+      await waitUntil(() => pool.callsOn('neural') === 1, 'the live context holds the neural call');
+
+      const { key, accountId } = await fixture.newAccount();
+      const busy = await post('/api/v1/tts.php', key, { input: TEXT, language: 'rw', speaker_id: 1 });
+      const error = expectError(busy, 503, 'voice_busy', 'speaker_id');
+      assert.equal(busy.headers['retry-after'], '2');
+      assert.equal(error.retry_after, 2);
+      const streamed = await post('/api/v1/tts-stream.php', key, {
+        input: TEXT,
+        language: 'rw',
+        speaker_id: 1,
+      });
+      expectError(streamed, 503, 'voice_busy', 'speaker_id');
+      assert.equal((await fixture.balanceOf(accountId)).freeUsesRemaining, 5, 'nothing charged');
+      assert.deepEqual(await fixture.ledgerOf(accountId), []);
+      // A second live context on the voice is refused too, and ends alone.
+      client.send({ type: 'text', context_id: 'more', text: 'Muraho', language: 'rw', speaker_id: 1 });
+      const refused = await client.ended('more');
+      assert.equal(refused.type, 'error');
+      assert.equal(refused.code, 'voice_busy');
+      assert.equal(refused.retry_after, 2);
+
+      const keza = await post('/api/v1/tts.php', key, { input: TEXT, language: 'rw', speaker_id: 0 });
+      assert.equal(keza.statusCode, 200, 'the built-in voices take calls as before');
+
+      client.send({ type: 'end', context_id: 'hold' });
+      assert.equal((await client.ended('hold')).type, 'done');
+      await waitUntil(() => pool.callsOn('neural') === 0, 'the call is closed with its context');
+      const again = await post('/api/v1/tts.php', key, { input: TEXT, language: 'rw', speaker_id: 1 });
+      assert.equal(again.statusCode, 200, again.body);
+    } finally {
+      client.socket.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { EnginePool } from '../../speech/pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
 import type { TtsLexicons } from '../routes/tts.ts';
-import { refusalError } from '../speech-reply.ts';
+import { openVoiceCall, refusalError } from '../speech-reply.ts';
 import { parseStreamSettings } from '../tts-request.ts';
 import { type ContextOutput, LiveContext } from './live-context.ts';
 import {
@@ -235,6 +235,9 @@ export class LiveConnection {
       if (!precheck.ok) throw refusalError(precheck, accountGone, this.#services.supportEmail);
       const lexicon = await this.#services.lexicons.lexiconFor(caller.accountId, settings.voice.language);
       if (this.#closing) return undefined;
+      // The context is one call on its voice from its first part to its last: a busy neural
+      // voice refuses it now, never between two of its sentences.
+      const call = openVoiceCall(pool, settings.voice);
       const bill = new LiveBill(this.#services.billing, {
         accountId: caller.accountId,
         requestId: newId('ctx'),
@@ -245,6 +248,7 @@ export class LiveConnection {
       const context = new LiveContext({
         id,
         pool,
+        call,
         settings,
         lexicon,
         bill,

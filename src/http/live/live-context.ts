@@ -2,7 +2,7 @@ import type { LiveBill } from '../../accounts/live-bill.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
 import type { Lexicon } from '../../speech/lexicon.ts';
-import type { EnginePool } from '../../speech/pool.ts';
+import type { EnginePool, OpenCall } from '../../speech/pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
 import { LiveClauses } from '../../speech/text/live-clauses.ts';
 import { codePointCount } from '../../unicode.ts';
@@ -24,6 +24,8 @@ export interface ContextOutput {
 export interface LiveContextOptions {
   readonly id: string;
   readonly pool: EnginePool;
+  /** The context's call on its voice (`openVoiceCall`), closed when the context finishes. */
+  readonly call: OpenCall;
   readonly settings: StreamSettings;
   /** The account's lexicon for the context's language. */
   readonly lexicon: Lexicon;
@@ -202,6 +204,7 @@ export class LiveContext {
       signal,
       dueAt: Math.max(performance.now(), this.#playedUntil - this.#options.leadMs),
       words: true,
+      call: this.#options.call,
     });
     // Word times count from the context's first sample: this part starts after the audio sent so far.
     const offsetMs = this.#sentMs();
@@ -291,6 +294,7 @@ export class LiveContext {
   #finish(): void {
     if (this.#finished) return;
     this.#finished = true;
+    this.#options.call.close();
     this.#options.onFinished();
   }
 }

@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
 import type { NeuralVoice } from '../../../src/speech/engines/neural/neural-engine.ts';
 import { checkVoicePack } from '../../../src/speech/engines/neural/voice-pack.ts';
-import { EnginePool } from '../../../src/speech/pool.ts';
+import { CALLS_PER_HEAVY_WORKER, EnginePool } from '../../../src/speech/pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool-protocol.ts';
+import { findVoice } from '../../../src/speech/voices.ts';
 import { collect } from '../../helpers/streams.ts';
 import { packMetadata, writeVoicePack } from '../../helpers/voice-packs.ts';
 
@@ -102,5 +103,66 @@ describe('neural engine', () => {
     assert.ok(pool.ready, 'the pool and its worker are still up');
     const after = littleEndianBytesToInt16(await speak('muraho'));
     assert.ok(after.some((sample) => Math.abs(sample) > 3000));
+  });
+});
+
+describe('neural voices in a pool of two workers', () => {
+  let dir: string;
+  let pool: EnginePool;
+  let voice: NeuralVoice;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-share-'));
+    const check = await checkVoicePack(writeVoicePack(join(dir, 'good'), { kind: 'mms' }));
+    assert.ok(check.ok && 'path' in check.pack.tokens);
+    voice = {
+      engine: 'neural',
+      pack: { model: check.pack.modelPath, tokens: check.pack.tokens.path },
+      sampleRate: 16_000,
+      speaker: 0,
+    };
+    pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] } });
+  });
+  after(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs neural clauses on one worker of two, leaving the other to the other engines', async () => {
+    const neural = (text: string) =>
+      collect(pool.synthesize({ input: { kind: 'text', text }, voice, output: native }));
+    const first = neural('muraho neza');
+    const second = neural('murakaza neza');
+    // Scheduling is synchronous: the second neural clause waits although a worker is idle.
+    assert.equal(pool.running, 1);
+    assert.equal(pool.queued, 1);
+    const french = findVoice('fr', 0);
+    assert.ok(french);
+    const other = collect(
+      pool.synthesize({
+        input: { kind: 'text', text: 'Bonjour.' },
+        voice: french.engineVoice,
+        output: native,
+      }),
+    );
+    assert.equal(pool.running, 2, 'the idle worker takes the espeak-ng clause');
+    assert.equal(pool.queued, 1);
+    for (const audio of await Promise.all([first, second, other])) assert.ok(audio.byteLength > 0);
+  });
+
+  it('takes calls up to its limit, and another once one closes', () => {
+    const limit = pool.callLimit('neural');
+    assert.equal(limit, CALLS_PER_HEAVY_WORKER, 'four calls for the one worker of two it may use');
+    assert.equal(pool.callLimit('espeak-ng'), undefined, 'the built-in engines take every call');
+    const calls = Array.from({ length: CALLS_PER_HEAVY_WORKER }, () => pool.openCall('neural'));
+    assert.ok(calls.every((call) => call !== undefined));
+    assert.equal(pool.openCall('neural'), undefined);
+    calls[0]?.close();
+    calls[0]?.close();
+    assert.equal(pool.callsOn('neural'), CALLS_PER_HEAVY_WORKER - 1, 'closing twice counts once');
+    const again = pool.openCall('neural');
+    assert.ok(again);
+    for (const call of [...calls.slice(1), again]) call?.close();
+    assert.equal(pool.callsOn('neural'), 0);
   });
 });
