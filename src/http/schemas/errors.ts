@@ -27,6 +27,11 @@ function errorBodySchema(status: number, details: Readonly<Record<string, ZodTyp
 }
 
 /** An error response: the description, then its codes; `headers` where the status has some. */
+/** What a 503 of the speech endpoints means. */
+export const BUSY_OR_STARTING =
+  'The speech engines are still starting (`not_ready`), or the voice is a neural voice pack that ' +
+  'takes no more calls now (`voice_busy`; the other voices still do). Nothing is charged.';
+
 export function errorResponse(
   status: number,
   description: string,

@@ -10,7 +10,12 @@ import {
   streamFormatsOfOpenAi,
 } from '../openai-speech.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
-import { errorResponse, insufficientTokensResponse, invalidApiKeyResponse } from './errors.ts';
+import {
+  BUSY_OR_STARTING,
+  errorResponse,
+  insufficientTokensResponse,
+  invalidApiKeyResponse,
+} from './errors.ts';
 import { binaryResponse, header, rateLimitHeaders } from './responses.ts';
 import type { TtsDocOptions } from './tts.ts';
 
@@ -99,7 +104,7 @@ export function openAiSpeechRouteSchema(options: TtsDocOptions): FastifySchema {
         },
       ),
       500: errorResponse(500, 'A bug on our side; the request id helps us find it.'),
-      503: errorResponse(503, 'The speech engines are still starting.', {
+      503: errorResponse(503, BUSY_OR_STARTING, {
         'Retry-After': header('Seconds to wait before retrying.', z.int().nonnegative()),
       }),
     },

@@ -13,7 +13,12 @@ import { textTypes } from '../../speech/input-text.ts';
 import { builtInVoices, languages } from '../../speech/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import { type CloningField, DEFAULT_LANGUAGE, SPEAKABLE, speakerIdRange } from '../tts-request.ts';
-import { errorResponse, insufficientTokensResponse, invalidApiKeyResponse } from './errors.ts';
+import {
+  BUSY_OR_STARTING,
+  errorResponse,
+  insufficientTokensResponse,
+  invalidApiKeyResponse,
+} from './errors.ts';
 import {
   binaryResponse,
   type DocumentedResponse,
@@ -287,7 +292,7 @@ function errorResponses(options: TtsDocOptions, stream: boolean): Record<number,
       },
     ),
     500: errorResponse(500, 'A bug on our side; the message is generic, the request id helps us find it.'),
-    503: errorResponse(503, 'The speech engines are still starting.', {
+    503: errorResponse(503, BUSY_OR_STARTING, {
       'Retry-After': header('Seconds to wait before retrying.', z.int().nonnegative()),
     }),
   };

@@ -18,6 +18,18 @@ import { packMetadata, writeVoicePack } from '../../helpers/voice-packs.ts';
 const native: OutputSpec = { sampleRate: 16_000, encoding: 'pcm_s16le' };
 const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
 
+/** The voice of a tiny MMS pack (16 kHz) written and checked in `dir`. */
+async function tinyVoice(dir: string): Promise<NeuralVoice> {
+  const check = await checkVoicePack(writeVoicePack(join(dir, 'good'), { kind: 'mms', sampleRate: 16_000 }));
+  assert.ok(check.ok && 'path' in check.pack.tokens);
+  return {
+    engine: 'neural',
+    pack: { model: check.pack.modelPath, tokens: check.pack.tokens.path },
+    sampleRate: 16_000,
+    speaker: 0,
+  };
+}
+
 describe('neural engine', () => {
   let dir: string;
   let pool: EnginePool;
@@ -27,16 +39,7 @@ describe('neural engine', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-'));
-    const check = await checkVoicePack(
-      writeVoicePack(join(dir, 'good'), { kind: 'mms', sampleRate: 16_000 }),
-    );
-    assert.ok(check.ok && 'path' in check.pack.tokens);
-    voice = {
-      engine: 'neural',
-      pack: { model: check.pack.modelPath, tokens: check.pack.tokens.path },
-      sampleRate: 16_000,
-      speaker: 0,
-    };
+    voice = await tinyVoice(dir);
     pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
   });
   after(async () => {
@@ -113,14 +116,7 @@ describe('neural voices in a pool of two workers', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-share-'));
-    const check = await checkVoicePack(writeVoicePack(join(dir, 'good'), { kind: 'mms' }));
-    assert.ok(check.ok && 'path' in check.pack.tokens);
-    voice = {
-      engine: 'neural',
-      pack: { model: check.pack.modelPath, tokens: check.pack.tokens.path },
-      sampleRate: 16_000,
-      speaker: 0,
-    };
+    voice = await tinyVoice(dir);
     pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] } });
   });
   after(async () => {
