@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
 import type { NeuralVoice } from '../../../src/speech/engines/neural/neural-engine.ts';
 import { checkVoicePack } from '../../../src/speech/engines/neural/voice-pack.ts';
+import { VoiceStore } from '../../../src/speech/engines/neural/voice-store.ts';
 import { CALLS_PER_HEAVY_WORKER, EnginePool } from '../../../src/speech/pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool-protocol.ts';
 import { findVoice } from '../../../src/speech/voices.ts';
@@ -160,5 +161,63 @@ describe('neural voices in a pool of two workers', () => {
     assert.ok(again);
     for (const call of [...calls.slice(1), again]) call?.close();
     assert.equal(pool.callsOn('neural'), 0);
+  });
+});
+
+/** Debian's espeak-ng data (package espeak-ng-data, installed by CI): what a Piper voice's phonemizer reads. */
+const ESPEAK_DATA = '/usr/lib/x86_64-linux-gnu/espeak-ng-data';
+
+describe('a raw Piper voice, converted on install', {
+  skip: !existsSync(ESPEAK_DATA) && 'needs espeak-ng-data',
+}, () => {
+  let dir: string;
+  let pool: EnginePool;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ijwi-piper-'));
+    pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+  });
+  after(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('speaks English through its phonemizer once installed, at the rate of its config', async () => {
+    const source = writeVoicePack(join(dir, 'raw'), { kind: 'piper', raw: true, sampleRate: 22_050 });
+    cpSync(ESPEAK_DATA, join(source, 'espeak-ng-data'), { recursive: true });
+    const installed = await new VoiceStore(join(dir, 'voices')).install(source);
+    assert.ok(installed.ok, JSON.stringify(installed));
+    const check = await checkVoicePack(join(dir, 'voices', installed.voice.id));
+    assert.ok(check.ok && 'path' in check.pack.tokens && check.pack.espeakDataPath);
+    const voice: NeuralVoice = {
+      engine: 'neural',
+      pack: {
+        model: check.pack.modelPath,
+        tokens: check.pack.tokens.path,
+        espeakData: check.pack.espeakDataPath,
+      },
+      sampleRate: 22_050,
+      speaker: 0,
+    };
+    const speak = async (text: string) =>
+      littleEndianBytesToInt16(
+        await collect(
+          pool.synthesize({
+            input: { kind: 'text', text },
+            voice,
+            output: { sampleRate: 22_050, encoding: 'pcm_s16le' },
+          }),
+        ),
+      );
+    const short = await speak('Hello.');
+    const long = await speak('Hello, thank you for calling the clinic.');
+    assert.ok(
+      short.length > 0 && long.length > 2 * short.length,
+      `${short.length} then ${long.length} samples`,
+    );
+    assert.ok(
+      long.some((sample) => Math.abs(sample) > 3000),
+      'not silence',
+    );
   });
 });
