@@ -115,6 +115,12 @@ describe('a neural voice pack assigned to a voice', () => {
     assert.deepEqual(keza.licence, { name: 'GPL-3.0-or-later', url: null, commercial: true });
     assert.equal(keza.voice_pack, null);
 
+    const sample = await web.app.inject({ method: 'GET', url: '/samples/rw-1.wav' });
+    assert.equal(sample.statusCode, 200);
+    const spoken = parseWav(sample.rawPayload);
+    assert.equal(spoken.sampleRate, PACK_RATE, "the voices page's sample is the pack's");
+    assert.ok(loud(spoken.samples));
+
     const page = await fixture.app.inject({ method: 'GET', url: '/api/v1/voices.php' });
     assert.match(page.body, /Neural voice: Tester of Kinyarwanda tiny/);
     assert.match(page.body, /CC BY-NC 4.0<\/a> \(not for commercial use\)/);
