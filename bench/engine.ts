@@ -2,7 +2,7 @@ import { streamFormats } from '../src/speech/audio/formats.ts';
 import { EnginePool } from '../src/speech/pool.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import { builtInVoices, findVoice } from '../src/speech/voices.ts';
+import { builtInVoices, findVoice, type Voice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { type EngineFirstByte, firstByteByEngine, median } from './results.ts';
 import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
@@ -13,28 +13,63 @@ import { benchLanguages, engineOf, longText, type Turn, type Turns } from './tur
 // pool, resampling, framing) in this process, with no HTTP, accounts or sockets. Each HTTP
 // figure of the report is given as a ratio to its counterpart here.
 
+/** What every bench call asks for: the telephony default, as the HTTP scenarios do. */
 const stream: AudioTarget = { kind: 'stream', format: streamFormats.pcm16_8k };
 
-interface Spoken {
+export interface Spoken {
   readonly language: LanguageCode;
   /** Call -> first audio frames ready. */
   readonly firstMs: number;
   /** Call -> last frames ready. */
   readonly lastMs: number;
   readonly audioSeconds: number;
+  /**
+   * The worst lateness of any audio after the first against playback that starts with the first:
+   * max over audio events of (arrival - (first audio + duration of the audio before it)), as
+   * `StreamCall.lateMs` has it for HTTP. Zero: the listener never waited; NaN: no audio.
+   */
+  readonly lateMs: number;
 }
 
-async function speak(pool: EnginePool, turn: Turn, target: AudioTarget = stream): Promise<Spoken> {
+/** The catalogue's voice for a turn. */
+function voiceOf(turn: Turn): Voice {
   const voice = findVoice(turn.language, turn.speakerId);
   if (!voice) throw new Error(`no voice ${turn.language}/${turn.speakerId}`);
+  return voice;
+}
+
+/** Speaks one turn through the whole pipeline, reading its audio as fast as it comes. */
+export async function speak(
+  pool: EnginePool,
+  turn: Turn,
+  target: AudioTarget = stream,
+  voice: Voice = voiceOf(turn),
+): Promise<Spoken> {
   const start = performance.now();
   let firstMs = Number.NaN;
   let audioSeconds = 0;
+  // Each later audio event's arrival and the bytes before it; they are set against the audio's
+  // duration once `end` gives its bytes per second.
+  const later: { readonly atMs: number; readonly bytesBefore: number }[] = [];
+  let bytes = 0;
+  let bytesPerSecond = Number.NaN;
   for await (const event of synthesize(pool, { ...plainSpeech(turn.text, voice.language), voice, target })) {
-    if (event.type === 'audio' && Number.isNaN(firstMs)) firstMs = performance.now() - start;
-    if (event.type === 'end') audioSeconds = event.seconds;
+    if (event.type === 'audio') {
+      const atMs = performance.now() - start;
+      if (Number.isNaN(firstMs)) firstMs = atMs;
+      else later.push({ atMs, bytesBefore: bytes });
+      bytes += event.bytes.byteLength;
+    }
+    if (event.type === 'end') {
+      audioSeconds = event.seconds;
+      bytesPerSecond = event.bytes / event.seconds;
+    }
   }
-  return { language: turn.language, firstMs, lastMs: performance.now() - start, audioSeconds };
+  const lateMs = later.reduce(
+    (worst, e) => Math.max(worst, e.atMs - (firstMs + (e.bytesBefore / bytesPerSecond) * 1000)),
+    Number.isNaN(firstMs) ? Number.NaN : 0,
+  );
+  return { language: turn.language, firstMs, lastMs: performance.now() - start, audioSeconds, lateMs };
 }
 
 export interface SequentialEngine {

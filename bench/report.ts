@@ -3,8 +3,8 @@ import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
 import { WORDS_PER_SECOND } from './live.ts';
 import type { PhaseUsage } from './monitor.ts';
-import type { HttpResults, SustainedStep } from './results.ts';
-import { type BenchSettings, targets } from './settings.ts';
+import type { EngineCapacity, HttpResults, SustainedStep } from './results.ts';
+import { type BenchSettings, LATE_TOLERANCE_MS, targets } from './settings.ts';
 import { fixed, type Percentiles, printTable, ratio } from './stats.ts';
 import { benchEngines, benchLanguages, engineOf } from './turns.ts';
 
@@ -15,6 +15,8 @@ export interface BenchReport {
   readonly settings: BenchSettings;
   readonly poolSize: number;
   readonly engine: EngineResults;
+  /** Each engine on its own, in process (`engines.ts`). */
+  readonly engines: readonly EngineCapacity[];
   readonly http: HttpResults;
   /** The service's memory and each side's CPU, per phase of the HTTP run (`idle` first). */
   readonly phases: Readonly<Record<string, PhaseUsage>>;
@@ -259,6 +261,8 @@ export function printReport(report: BenchReport): void {
     }),
   );
 
+  printEngines(report.engines, report.settings);
+
   printSustained(
     `Sustained arrivals, every language (open model, ${report.settings.sustainedSeconds} s per rate), ms`,
     http.sustained,
@@ -416,6 +420,52 @@ export function liveBaseline(engine: EngineResults, sockets: number): Percentile
 /** Burst columns of the per-engine table: HTTP, engine and their ratio, for each burst size. */
 function burstHeaders(http: HttpResults): string[] {
   return http.bursts.flatMap((b) => [`burst ${b.size}`, 'engine', 'ratio']);
+}
+
+function printEngines(engines: readonly EngineCapacity[], settings: BenchSettings): void {
+  console.log(
+    `\nEngines, each on its own in this process (no HTTP): ${settings.engineTurns} turns a language one call at a time, then ${settings.engineCalls.join(', ')} two-sentence streams at once until a listener waits`,
+  );
+  printTable(
+    [
+      'engine',
+      'calls',
+      'RTF',
+      'first clause p50',
+      'p95',
+      'calls in flight',
+      'first audio p95',
+      'stopped by',
+      'service call limit',
+      'voices',
+    ],
+    engines.map((e) => {
+      return [
+        e.engine,
+        String(e.calls),
+        fixed(e.rtf, 4),
+        fixed(e.firstClause.p50),
+        fixed(e.firstClause.p95),
+        `${e.atLeast ? '>= ' : ''}${e.callsInFlight}`,
+        fixed(e.ladder.find((step) => step.calls === e.callsInFlight)?.firstAudio.p95),
+        stoppedBy(e, settings),
+        e.serviceCallLimit === undefined ? '-' : String(e.serviceCallLimit),
+        e.voices,
+      ];
+    }),
+  );
+  console.log(
+    `RTF: seconds of synthesis per second of audio, whole calls (lower is faster). Calls in flight: the most streams started at once of which none made its listener wait over ${LATE_TOLERANCE_MS} ms after its first audio; first audio p95 at that many. Service call limit: what the service admits at once (NEURAL_MAX_CALLS); the bench lifts it.`,
+  );
+}
+
+/** Why an engine's ladder ended: the step that failed, or no step failed before time or steps ran out. */
+function stoppedBy(e: EngineCapacity, settings: BenchSettings): string {
+  const last = e.ladder.at(-1);
+  if (!last) return '-';
+  if (last.passed) return last.calls === settings.engineCalls.at(-1) ? 'end of ladder' : 'time';
+  const errors = last.errors ? `, ${last.errors} err` : '';
+  return `${last.calls}: ${last.late} late (worst ${fixed(last.worstLateMs, 0)} ms)${errors}`;
 }
 
 function printSustained(

@@ -124,7 +124,6 @@ export interface HttpResults {
   readonly freshBursts: readonly FreshBurstHttp[];
 }
 
-/** The plan the bench hands its load generator. */
 /** A burst of fresh calls: Ijwi's first byte, and the naive peer's whole file for the same texts. */
 export interface FreshBurstHttp {
   readonly size: number;
@@ -139,6 +138,45 @@ export interface FreshBurstHttp {
   readonly peer?: { readonly calls: number; readonly errors: number; readonly wholeFile: Percentiles };
 }
 
+/** One step of the engines scenario's ladder: `calls` two-sentence streams started at once. */
+export interface EngineLadderStep {
+  readonly calls: number;
+  /** Calls whose listener waited longer than the scenario's tolerance after the first audio. */
+  readonly late: number;
+  readonly worstLateMs: number;
+  readonly errors: number;
+  /** The first error seen, to tell what went wrong. */
+  readonly firstError?: string;
+  /** Call -> first audio, over the step's calls. */
+  readonly firstAudio: Percentiles;
+  /** The step's start -> its last call's end. */
+  readonly ms: number;
+  /** No call late, none failed. */
+  readonly passed: boolean;
+}
+
+/** One engine on its own in an in-process pool, no HTTP (`engines.ts`). */
+export interface EngineCapacity {
+  readonly engine: EngineId;
+  /** The voices it spoke, as the report names them. */
+  readonly voices: string;
+  readonly languages: readonly LanguageCode[];
+  /** Turns spoken one at a time. */
+  readonly calls: number;
+  /** Real-time factor: seconds of synthesis per second of audio, one call at a time, whole calls. */
+  readonly rtf: number;
+  /** Call -> first audio (the first clause), one call at a time. */
+  readonly firstClause: Percentiles;
+  readonly ladder: readonly EngineLadderStep[];
+  /** The most calls at once of the ladder that kept every listener in real time; 0 when none did. */
+  readonly callsInFlight: number;
+  /** The ladder ran out of steps or of time before a step failed: `callsInFlight` is a floor. */
+  readonly atLeast: boolean;
+  /** The calls the service admits at once on this engine (`EnginePool.callLimit`); absent: every call. */
+  readonly serviceCallLimit?: number;
+}
+
+/** The plan the bench hands its load generator. */
 export interface LoadPlan {
   readonly type: 'plan';
   readonly base: string;

@@ -8,6 +8,7 @@ import { EnginePool } from '../src/speech/pool.ts';
 import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
+import { benchEngineCapacities } from './engines.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
 import type { HttpResults, LoadMessage, LoadPlan } from './results.ts';
@@ -15,14 +16,17 @@ import { prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
-// `npm run bench` (`-- --quick` for a short run): the raw engine baseline in this process, then
-// the service in a process of its own, driven over loopback HTTP by a load generator in a third.
+// `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
+// pack): the raw engine baseline and each engine on its own in this process, then the service in
+// a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
 const ACCOUNTS = 40;
 const KEYS_PER_ACCOUNT = 25;
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, 'voice-pack': { type: 'string' } },
+});
 const settings = benchSettings(values.quick ?? false);
 const config = loadConfig();
 const turns = await loadTurns();
@@ -111,6 +115,13 @@ async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'hi
 }
 
 const engine = await engineBaseline();
+progress(`engines, each on its own: ${config.poolSize} workers, no HTTP`);
+const engines = await benchEngineCapacities(
+  turns,
+  settings,
+  { ...config, voicePack: values['voice-pack'] },
+  progress,
+);
 const { http, phases, highWaterMb } = await driveService();
 const report: BenchReport = {
   date: new Date().toISOString(),
@@ -118,6 +129,7 @@ const report: BenchReport = {
   settings,
   poolSize: config.poolSize,
   engine,
+  engines,
   http,
   phases,
   highWaterMb,

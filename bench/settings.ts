@@ -21,6 +21,12 @@ export interface BenchSettings {
   readonly liveSockets: readonly number[];
   /** Calls of the fresh-connection bursts. */
   readonly freshBurstSizes: readonly number[];
+  /** The engines scenario (`engines.ts`): turns of each language spoken one at a time per engine. */
+  readonly engineTurns: number;
+  /** Its ladder of calls at once, lowest first; it stops at the first that makes a listener wait. */
+  readonly engineCalls: readonly number[];
+  /** Each engine's ladder takes no further step once it has run this long. */
+  readonly engineLadderSeconds: number;
 }
 
 export function benchSettings(quick: boolean): BenchSettings {
@@ -42,6 +48,9 @@ export function benchSettings(quick: boolean): BenchSettings {
       sustainedStopAfterFailures: 3,
       fileRepeats: 1,
       hangUpRepeats: 3,
+      engineTurns: 10,
+      engineCalls: [1, 2, 4, 8, 16],
+      engineLadderSeconds: 5,
     };
   }
   return {
@@ -55,11 +64,21 @@ export function benchSettings(quick: boolean): BenchSettings {
     sustainedStopAfterFailures: 2,
     fileRepeats: 3,
     hangUpRepeats: 10,
+    engineTurns: 30,
+    engineCalls: [1, 2, 4, 8, 16, 32, 64],
+    engineLadderSeconds: 12,
   };
 }
 
 /** Both the engine baseline and the service are warmed with every turn, then a burst of this many. */
 export const WARM_UP_BURST = 64;
+
+/**
+ * Lateness the engines scenario spares a listener, in ms: the bench's one thread reads every
+ * stream of a step, so its own event-loop delays show up as lateness, and a telephony jitter
+ * buffer holds as much.
+ */
+export const LATE_TOLERANCE_MS = 100;
 
 /** The issue's targets for this bench on a 2-core machine. */
 export const targets = {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { EngineId } from '../../src/speech/engines/engine.ts';
+import { engines } from '../../src/speech/engines/registry.ts';
 import { findVoice } from '../../src/speech/voices.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 
@@ -49,14 +51,24 @@ describe('GET /api/v1/voices.php', () => {
         'engine',
         'gender',
         'group',
+        'licence',
         'name',
         'sample_rate',
         'speaker_id',
+        'voice_pack',
       ]);
-      // Each voice names the engine that speaks it, as the catalogue says.
+      // Each voice names the engine that speaks it, as the catalogue says, and its licence: a
+      // built-in voice's is its engine's, for any use (a voice pack's: test/http/neural-voices.test.ts).
       for (const language of body.languages) {
         for (const voice of language.voices) {
-          assert.equal(voice.engine, findVoice(language.code, voice.speaker_id)?.engineVoice.engine);
+          const engine = findVoice(language.code, voice.speaker_id)?.engineVoice.engine;
+          assert.equal(voice.engine, engine);
+          assert.deepEqual(voice.licence, {
+            name: engines[voice.engine as EngineId].licence,
+            url: null,
+            commercial: true,
+          });
+          assert.equal(voice.voice_pack, null);
         }
       }
       assert.equal(body.languages[1].voices[3].group, 'african-english');
