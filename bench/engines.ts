@@ -5,7 +5,7 @@ import type { Config } from '../src/config.ts';
 import { assignedVoice, loadAssignedVoices } from '../src/speech/assigned-voices.ts';
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { checkVoicePack } from '../src/speech/engines/neural/voice-pack.ts';
-import { CALLS_PER_HEAVY_WORKER, EnginePool } from '../src/speech/pool.ts';
+import { defaultHeavyCalls, EnginePool } from '../src/speech/pool.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { builtInVoices, type Voice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
@@ -64,7 +64,7 @@ export async function benchEngineCapacities(
     try {
       // The limit the service starts its pool with (main.ts): NEURAL_MAX_CALLS, else the pool's
       // default for its size.
-      const neuralLimit = options.neuralMaxCalls ?? pool.heavyWorkers * CALLS_PER_HEAVY_WORKER;
+      const neuralLimit = options.neuralMaxCalls ?? defaultHeavyCalls(pool.size);
       const results: EngineCapacity[] = [];
       for (const engine of engines) {
         progress(`  ${engine.engine}: ${engine.label}`);
@@ -156,8 +156,8 @@ const sentencesIn = (text: string): number => text.match(/[.!?](\s|$)/g)?.length
 
 /**
  * Replies of two sentences, as a receptionist's answer on a call: the turns of two sentences, then
- * the turns of one, two by two. Two clauses at least, so that a stream has audio after its first
- * to be late with.
+ * the turns of one, two by two. Every stream so has a clause queued behind its first, due only
+ * once the first has played: the pool's deadlines, not just its first audio, are put to the test.
  */
 function twoSentences(texts: readonly string[]): string[] {
   const ones = texts.filter((text) => sentencesIn(text) === 1);

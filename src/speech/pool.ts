@@ -31,6 +31,16 @@ const HEAVY_ENGINES: ReadonlySet<EngineId> = new Set(['neural']);
 /** Calls in flight a heavy engine takes per worker it may use, unless `heavyCalls` says otherwise. */
 export const CALLS_PER_HEAVY_WORKER = 4;
 
+/** Workers a heavy engine's clauses may hold at once in a pool of `size`: all but one, when there are two or more. */
+export function heavyWorkersOf(size: number): number {
+  return Math.max(1, size - 1);
+}
+
+/** The calls a heavy engine takes at once in a pool of `size` when `heavyCalls` does not say. */
+export function defaultHeavyCalls(size: number): number {
+  return heavyWorkersOf(size) * CALLS_PER_HEAVY_WORKER;
+}
+
 /** A call admitted by `openCall`: its engine counts it until it is closed. */
 export interface OpenCall {
   close(): void;
@@ -203,15 +213,15 @@ export class EnginePool {
     return this.#slots.filter((s) => s.job !== undefined).length;
   }
 
-  /** Workers a heavy engine's clauses may hold at once: all but one, when there are two or more. */
+  /** Workers a heavy engine's clauses may hold at once (`heavyWorkersOf`). */
   get heavyWorkers(): number {
-    return Math.max(1, this.#options.size - 1);
+    return heavyWorkersOf(this.#options.size);
   }
 
   /** Calls a heavy engine takes at once; undefined for the others, which take every call. */
   callLimit(engine: EngineId): number | undefined {
     if (!HEAVY_ENGINES.has(engine)) return undefined;
-    return this.#options.heavyCalls?.[engine] ?? this.heavyWorkers * CALLS_PER_HEAVY_WORKER;
+    return this.#options.heavyCalls?.[engine] ?? defaultHeavyCalls(this.#options.size);
   }
 
   /** Calls in flight on `engine` (counted for heavy engines only). */
