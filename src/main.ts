@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     warmUp: warmUpPlan(allVoices()),
     ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
   });
+  for (const failure of pool.warmUpFailures) app.log.error({ failure }, 'a voice failed its warm-up');
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
   process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);

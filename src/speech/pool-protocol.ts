@@ -51,7 +51,8 @@ export type ToWorker =
 
 /** Messages from a worker to the pool. `chunk` bytes are transferred, not copied. */
 export type FromWorker =
-  | { readonly type: 'ready' }
+  /** Warmed; `failed` names the warm-up samples that could not be spoken (their engine's error). */
+  | { readonly type: 'ready'; readonly failed: readonly string[] }
   | { readonly type: 'chunk'; readonly jobId: number; readonly bytes: Uint8Array }
   /** `text`: a phonemes job's answer; `words`: the words of a whole clause, when the engine reports them. */
   | {

@@ -158,13 +158,22 @@ async function run(message: ToWorker): Promise<void> {
 async function start(): Promise<void> {
   // Every sample each round, cycling through the outputs: each voice and each encoder runs
   // several times, enough for V8 to optimise them, without speaking every pair.
+  // A sample that fails (a voice pack whose runtime dies on it) is left out and reported: its
+  // voice fails its own requests later, and the worker serves every other voice.
   const ignore = () => {};
   const never = () => undefined;
+  const failed = new Map<number, string>();
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const [i, { input, voice }] of warmUp.samples.entries()) {
       const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
-      if (output)
-        await speak({ type: 'synthesize', jobId: 0, input, voice, rate: 1, output, skip: 0 }, ignore, never);
+      if (!output || failed.has(i)) continue;
+      await speak(
+        { type: 'synthesize', jobId: 0, input, voice, rate: 1, output, skip: 0 },
+        ignore,
+        never,
+      ).catch((error: unknown) =>
+        failed.set(i, `${voice.engine}: ${error instanceof Error ? error.message : error}`),
+      );
     }
   }
   port?.on('message', (message: ToWorker) => {
@@ -176,7 +185,7 @@ async function start(): Promise<void> {
       });
     });
   });
-  send({ type: 'ready' });
+  send({ type: 'ready', failed: [...failed.values()] });
 }
 
 await start();

@@ -168,6 +168,8 @@ export class EnginePool {
   readonly #queue: QueuedJob[] = [];
   /** Shared with every worker: how many waiting jobs a running one may yield to (`#publishWaiting`). */
   readonly #waiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  /** Warm-up samples the workers could not speak, once each. */
+  readonly #warmUpFailures = new Set<string>();
   /** Calls in flight on each heavy engine (`openCall`). */
   readonly #calls = new Map<EngineId, number>();
   /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
@@ -192,6 +194,11 @@ export class EnginePool {
       throw error;
     }
     return pool;
+  }
+
+  /** The warm-up samples the workers could not speak (their engine's errors): the service starts without them. */
+  get warmUpFailures(): readonly string[] {
+    return [...this.#warmUpFailures];
   }
 
   /** True when every worker is warmed and none has been lost. */
@@ -454,6 +461,7 @@ export class EnginePool {
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') {
+          for (const failure of message.failed) this.#warmUpFailures.add(failure);
           slot.ready = true;
           resolve();
           this.#schedule();

@@ -110,6 +110,49 @@ describe('neural engine', () => {
   });
 });
 
+describe('a voice pack whose runtime dies at warm-up', () => {
+  it('leaves that sample out, says so, and starts the pool for every other voice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-warm-'));
+    const metadata = packMetadata('mms', 16_000);
+    delete metadata.n_speakers;
+    writeVoicePack(join(dir, 'broken'), { kind: 'mms', metadata });
+    const broken: NeuralVoice = {
+      engine: 'neural',
+      pack: { model: join(dir, 'broken', 'model.onnx'), tokens: join(dir, 'broken', 'tokens.txt') },
+      sampleRate: 16_000,
+      speaker: 0,
+    };
+    const french = findVoice('fr', 0);
+    assert.ok(french);
+    const pool = await EnginePool.start({
+      size: 1,
+      warmUp: {
+        samples: [
+          { input: { kind: 'text', text: 'muraho' }, voice: broken },
+          { input: { kind: 'text', text: 'Bonjour.' }, voice: french.engineVoice },
+        ],
+        outputs: [native],
+      },
+    });
+    try {
+      assert.ok(pool.ready);
+      assert.equal(pool.warmUpFailures.length, 1);
+      assert.match(pool.warmUpFailures[0] ?? '', /^neural: the neural runtime stopped/);
+      const audio = await collect(
+        pool.synthesize({
+          input: { kind: 'text', text: 'Bonjour.' },
+          voice: french.engineVoice,
+          output: native,
+        }),
+      );
+      assert.ok(audio.byteLength > 0);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('neural voices in a pool of two workers', () => {
   let dir: string;
   let pool: EnginePool;
