@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { LexiconService } from '../accounts/lexicons.ts';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { loadAssignedVoices } from '../speech/assigned-voices.ts';
 import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
@@ -12,7 +13,7 @@ import { withPronunciations } from '../speech/lexicon.ts';
 import { EnginePool } from '../speech/pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
-import { allVoices, findVoice, type Voice } from '../speech/voices.ts';
+import { allVoices, findVoice, useAssignedVoices, type Voice } from '../speech/voices.ts';
 import { openDatabase } from '../store/db/database.ts';
 import { codePointCount } from '../unicode.ts';
 
@@ -169,7 +170,22 @@ async function speak(
   }
 }
 
+/** The voices the service speaks: the built-in ones, with the voice packs assigned in its DATA_DIR. */
+async function useServiceVoices(): Promise<void> {
+  const assigned = await loadAssignedVoices(loadConfig().voicesDir);
+  for (const problem of assigned.problems) process.stderr.write(`voice pack not used: ${problem}\n`);
+  useAssignedVoices(assigned.voices);
+}
+
 async function main(): Promise<void> {
+  try {
+    await useServiceVoices();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   let args: ReturnType<typeof parseCommandLine>;
   try {
     args = parseCommandLine(process.argv.slice(2));

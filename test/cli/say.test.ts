@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
+import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
 import { builtInVoices } from '../../src/speech/voices.ts';
+import { writeVoicePack } from '../helpers/voice-packs.ts';
 
 // The `say` command passes the same gate as the API: control characters refused with their
 // position, SSML parsed by Ijwi with --ssml, and markup in plain text read as text.
@@ -20,11 +23,19 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function say(args: string[]): Promise<{ code: number; stderr: string }> {
+function say(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', script, ...args], (error, _stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,6 +58,29 @@ describe('npm run say', () => {
     const { code, stderr } = await say(['--language', 'en', 'Hello\u0007 there', '--out', out]);
     assert.equal(code, 2);
     assert.match(stderr, /U\+0007 at position 5/);
+  });
+
+  it("speaks the voice packs assigned in the service's data folder, as the service does", async () => {
+    const data = join(dir, 'with-pack');
+    const installed = await new VoiceStore(join(data, 'voices')).install(
+      writeVoicePack(join(dir, 'say-pack'), { kind: 'mms', manifest: { name: 'Kinyarwanda tiny' } }),
+    );
+    assert.ok(installed.ok);
+    await new VoiceAssignments(join(data, 'voices')).assign({
+      language: 'rw',
+      speakerId: 2,
+      voice: installed.voice.id,
+      speaker: 0,
+    });
+    const listed = await say(['--show', 'engine'], { DATA_DIR: data });
+    assert.match(listed.stdout, /^rw 2 Ineza: sherpa-onnx \(neural\)$/m);
+    assert.match(listed.stdout, /^rw 1 Mugisha: eSpeak NG \(espeak-ng\)$/m);
+    const out = join(dir, 'ineza.wav');
+    const spoken = await say(['--language', 'rw', '--speaker', '2', 'Muraho neza', '--out', out], {
+      DATA_DIR: data,
+    });
+    assert.equal(spoken.code, 0, spoken.stderr);
+    assert.equal(readFileSync(out).readUInt32LE(24), 16_000, "the pack's sample rate");
   });
 
   it('lists every voice with the engine that speaks it', async () => {
