@@ -96,6 +96,17 @@ describe('neural voice packs', () => {
       await problems(writeVoicePack(folder(), { kind: 'mms', manifest: { language: 'de' } })),
       /language/,
     );
+    // What people are shown (voice list, the voices page) carries no terminal escapes, and the
+    // licence's link is a web address, never a script.
+    assert.match(
+      await problems(writeVoicePack(folder(), { kind: 'mms', manifest: { name: 'Amy\u001b[2J' } })),
+      /name: no control characters/,
+    );
+    const scripted = { name: 'MIT', url: 'javascript:alert(1)', commercial: true };
+    assert.match(
+      await problems(writeVoicePack(folder(), { kind: 'mms', manifest: { licence: scripted } })),
+      /licence\.url/,
+    );
   });
 
   it('refuses a model that is missing, not ONNX, or lacks any metadata the runtime needs', async () => {

@@ -25,16 +25,28 @@ const fileName = z
   .max(200)
   .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'a file name inside the pack');
 
+/**
+ * Text of the manifest shown to people (`voice list`, the voices page): a pack downloaded from
+ * anywhere may hold terminal escape sequences or other control characters, which are refused.
+ */
+const shownText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((text) => !/\p{Cc}/u.test(text), 'no control characters');
+
 const manifestSchema = z
   .strictObject({
     /** What the operator calls the pack (`voice list`). */
-    name: z.string().trim().min(1).max(100),
+    name: shownText(100),
     /** The input convention: Piper's (`input`, `input_lengths`, `scales`) or MMS/VITS's (`x`...). */
     kind: z.enum(['piper', 'mms']),
     language: z.enum(['rw', 'en', 'fr']),
     sampleRate: z.number().int().min(8000).max(48_000),
     speakers: z
-      .array(z.strictObject({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
+      .array(z.strictObject({ id: z.number().int().min(0), name: shownText(100) }))
       .min(1)
       .max(1000),
     model: fileName,
@@ -48,13 +60,13 @@ const manifestSchema = z
     /** Piper's phonemizer data (an `espeak-ng-data` folder in the pack); MMS reads characters. */
     espeakData: fileName.optional(),
     licence: z.strictObject({
-      name: z.string().trim().min(1).max(100),
+      name: shownText(100),
       /** Shown as a link on the voices page: http(s) only. */
       url: z.url({ protocol: /^https?$/ }).max(500),
       /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
       commercial: z.boolean(),
     }),
-    attribution: z.string().trim().min(1).max(1000),
+    attribution: shownText(1000),
   })
   .refine((m) => (m.tokens === undefined) !== (m.piperConfig === undefined), {
     message: 'give tokens, or for a raw Piper voice piperConfig, not both',
