@@ -27,11 +27,11 @@ commands:
   lexicon list --account ACCOUNT_ID
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
-  voice check --folder FOLDER                     checks a neural voice pack (Piper or MMS) before install
-  voice install --folder FOLDER                   checks it and installs a copy in DATA_DIR/voices
-  voice install --url URL [--sha256 HEX]          the same from a .tar.gz of the pack's folder
+  voice check [--folder] FOLDER                   checks a neural voice pack (Piper or MMS) before install
+  voice install [--folder] FOLDER                 checks it and installs a copy in DATA_DIR/voices
+  voice install [--url] URL [--sha256 HEX]        the same from a .tar.gz of the pack's folder
   voice list                                      the installed packs, each checked again, and the voices they speak
-  voice remove --voice VOICE_ID                   refused while it speaks a voice
+  voice remove [--voice] VOICE_ID                 refused while it speaks a voice
   voice assign --voice VOICE_ID --language rw|en|fr --speaker-id N [--pack-speaker N]
                                                   the pack (its speaker, 0 by default) speaks that voice
   voice revert --language rw|en|fr --speaker-id N the built-in voice speaks it again
@@ -227,7 +227,28 @@ function parseCommandLine(argv: string[]): { action: Action; db: string | undefi
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (parsed.values.help) throw new UsageError('');
-  return { action: toAction(parsed.positionals.join(' '), parsed.values), db: parsed.values.db };
+  const { command, values } = withPackArgument(parsed.positionals, parsed.values);
+  return { action: toAction(command, values), db: parsed.values.db };
+}
+
+/**
+ * `voice check|install DIR-or-URL` and `voice remove VOICE_ID`, the pack named after the command
+ * as well as by its option: a URL (http or https) is --url, anything else --folder (or --voice).
+ */
+function withPackArgument(
+  positionals: readonly string[],
+  values: Values,
+): { command: string; values: Values } {
+  const [noun, verb, named, ...rest] = positionals;
+  const command = `${noun} ${verb}`;
+  if (noun !== 'voice' || named === undefined || rest.length > 0)
+    return { command: positionals.join(' '), values };
+  if (verb === 'remove') return { command, values: { ...values, voice: values.voice ?? named } };
+  if (verb !== 'check' && verb !== 'install') return { command: positionals.join(' '), values };
+  if (values.folder !== undefined || values.url !== undefined)
+    throw new UsageError(`give the pack once: ${named}, or --folder/--url`);
+  const url = verb === 'install' && /^https?:\/\//i.test(named);
+  return { command, values: { ...values, ...(url ? { url: named } : { folder: named }) } };
 }
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {

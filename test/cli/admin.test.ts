@@ -340,7 +340,12 @@ describe('admin voice packs', () => {
         licence: { name: 'CC BY-NC 4.0', url: 'https://example.org/nc', commercial: false },
       },
     });
-    assert.equal((await admin(['voice', 'install', '--folder', source], env)).code, 0);
+    // The pack may be named after the command, as a folder or a URL, or by its option: not both.
+    const both = await admin(['voice', 'install', source, '--folder', source], env);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /give the pack once/);
+    assert.equal((await admin(['voice', 'check', source], env)).code, 0);
+    assert.equal((await admin(['voice', 'install', source], env)).code, 0);
     const assign = (...args: string[]) =>
       admin(['voice', 'assign', '--voice', 'kinyarwanda-tiny', ...args], env);
 
@@ -381,7 +386,7 @@ describe('admin voice packs', () => {
     const twice = await admin(['voice', 'revert', '--language', 'rw', '--speaker-id', '1'], env);
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /no voice pack speaks rw\/1/);
-    assert.equal((await admin(['voice', 'remove', '--voice', 'kinyarwanda-tiny'], env)).code, 0);
+    assert.equal((await admin(['voice', 'remove', 'kinyarwanda-tiny'], env)).code, 0);
 
     // A file that is not the assignments the tool writes is left alone, not overwritten.
     const file = join(dir, 'voices-assign', 'voices', 'assignments.json');
@@ -435,7 +440,7 @@ describe('admin voice packs', () => {
       assert.equal(wrong.code, 1);
       assert.match(wrong.stderr, new RegExp(`SHA-256 is ${sha256}, not 0{64}`));
 
-      const good = await admin(['voice', 'install', '--url', `${base}/good.tar.gz`, '--sha256', sha256], env);
+      const good = await admin(['voice', 'install', `${base}/good.tar.gz`, '--sha256', sha256], env);
       assert.equal(good.code, 0, good.stderr);
       assert.equal(field(good.stdout, 'voice'), 'kinyarwanda-tiny');
       assert.match(good.stderr, /downloaded 100 %/);
