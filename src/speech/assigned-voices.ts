@@ -6,6 +6,7 @@ import {
   VoiceAssignments,
 } from './engines/neural/voice-assignments.ts';
 import { checkVoicePack } from './engines/neural/voice-pack.ts';
+import { VOICE_ID } from './engines/neural/voice-store.ts';
 import { builtInVoices, type Voice } from './voices.ts';
 
 /**
@@ -25,6 +26,8 @@ export async function assignedVoice(
     (v) => v.language === assignment.language && v.speakerId === assignment.speakerId,
   );
   if (!builtIn) return [`there is no voice ${slot} to assign`];
+  // An id is a folder name inside the voices directory, never a path out of it.
+  if (!VOICE_ID.test(assignment.voice)) return [`no voice pack ${assignment.voice} is installed`];
   const check = await checkVoicePack(join(voicesDir, assignment.voice));
   if (!check.ok) return check.problems.map((problem) => `${assignment.voice}: ${problem}`);
   const { manifest, modelPath, espeakDataPath, tokens } = check.pack;

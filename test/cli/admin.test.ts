@@ -365,6 +365,12 @@ describe('admin voice packs', () => {
     assert.equal(notInstalled.code, 1);
     assert.match(notInstalled.stderr, /nobody: ijwi-voice.json is missing/);
     assert.equal((await assign('--language', 'xx', '--speaker-id', '1')).code, 2);
+    const outside = await admin(
+      ['voice', 'assign', '--voice', '../assign-pack', '--language', 'rw', '--speaker-id', '1'],
+      env,
+    );
+    assert.equal(outside.code, 1, 'a pack outside the voices folder is not a voice pack id');
+    assert.match(outside.stderr, /no voice pack \.\.\/assign-pack is installed/);
 
     const assigned = await assign('--language', 'rw', '--speaker-id', '1');
     assert.equal(assigned.code, 0, assigned.stderr);

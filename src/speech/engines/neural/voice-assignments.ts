@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { VOICE_ID } from './voice-store.ts';
 
 /**
  * Which installed pack speaks which voice of the catalogue: `assignments.json` in the voices
@@ -17,7 +18,7 @@ const assignmentSchema = z.strictObject({
   language: z.enum(['rw', 'en', 'fr']),
   speakerId: z.number().int().min(0).max(999),
   /** The installed pack's id. */
-  voice: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+  voice: z.string().regex(VOICE_ID, 'an installed voice pack id'),
   /** The pack's speaker. */
   speaker: z.number().int().min(0),
 });
@@ -60,6 +61,7 @@ export class VoiceAssignments {
 
   /** Sets the pack that speaks (language, speakerId), replacing any there. */
   async assign(assignment: VoiceAssignment): Promise<void> {
+    assignmentSchema.parse(assignment);
     const others = (await this.read()).filter((a) => !sameSlot(a, assignment));
     await this.#write([...others, assignment]);
   }

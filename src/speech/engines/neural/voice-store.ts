@@ -33,7 +33,7 @@ export type InstallResult =
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /** An installed pack's id: lower-case letters, digits and dashes, from its name. */
-const VOICE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const VOICE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export function voiceId(name: string): string {
   const id = name
