@@ -181,7 +181,8 @@ function outputOf(
  * synthesis, with at most that one clause waiting for it. Each clause goes to the pool with the
  * time its listener will need it (a stream's first clause: now), so a new call's first words
  * go ahead of clauses that are only needed seconds later. Aborting the signal stops synthesis
- * and throws its reason.
+ * and throws its reason. The synthesis is one call on the voice's engine (`request.call`, or one
+ * it opens and closes): `VoiceBusy` is thrown before any work when the engine takes no more.
  */
 export async function* synthesize(
   pool: EnginePool,
@@ -195,6 +196,7 @@ export async function* synthesize(
   }
 }
 
+/** The pipeline itself, within the call `synthesize` holds. */
 async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
   const steps = planOf(request.document, frontEndOf(voice), voice);
