@@ -46,6 +46,9 @@ export interface OpenCall {
   close(): void;
 }
 
+/** The call of an engine that takes every call: nothing to count. */
+const UNCOUNTED_CALL: OpenCall = { close() {} };
+
 export interface SynthesisJob {
   /** One clause, as text or as the engine's phonemes. */
   readonly input: EngineInput;
@@ -242,7 +245,7 @@ export class EnginePool {
    */
   openCall(engine: EngineId): OpenCall | undefined {
     const limit = this.callLimit(engine);
-    if (limit === undefined) return { close() {} };
+    if (limit === undefined) return UNCOUNTED_CALL;
     const calls = this.callsOn(engine);
     if (calls >= limit) return undefined;
     this.#calls.set(engine, calls + 1);

@@ -33,6 +33,18 @@ const ORIGIN = 'http://127.0.0.1';
 const PACK_RATE = 16_000;
 const TEXT = 'Muraho neza, murakaza neza.';
 
+/** Opens live context `contextId` on the pack's voice (Mugisha) with its first text. */
+function openNeuralContext(client: LiveClient, contextId: string, text: string): void {
+  client.send({
+    type: 'text',
+    context_id: contextId,
+    text,
+    language: 'rw',
+    speaker_id: 1,
+    format: 'mulaw_8k',
+  });
+}
+
 /** Whether 16-bit samples hold sound: the tiny model's output swings well past this. */
 const loud = (samples: Int16Array) => samples.some((sample) => Math.abs(sample) > 3000);
 
@@ -180,14 +192,7 @@ describe('a neural voice pack assigned to a voice', () => {
     const account = await fixture.newPayingAccount({ topUp: 1000 });
     const client = await LiveClient.connect(base, { authorization: `Bearer ${account.key}` });
     try {
-      client.send({
-        type: 'text',
-        context_id: 'n1',
-        text: TEXT,
-        language: 'rw',
-        speaker_id: 1,
-        format: 'mulaw_8k',
-      });
+      openNeuralContext(client, 'n1', TEXT);
       client.send({ type: 'end', context_id: 'n1' });
       const done = await client.ended('n1');
       assert.equal(done.type, 'done', JSON.stringify(done));
@@ -224,14 +229,7 @@ describe('a neural voice pack assigned to a voice', () => {
     const client = await LiveClient.connect(base, { authorization: `Bearer ${holder.key}` });
     try {
       // A live context is one call from its first text to its end.
-      client.send({
-        type: 'text',
-        context_id: 'hold',
-        text: 'Muraho',
-        language: 'rw',
-        speaker_id: 1,
-        format: 'mulaw_8k',
-      });
+      openNeuralContext(client, 'hold', 'Muraho');
       await waitUntil(() => pool.callsOn('neural') === 1, 'the live context holds the neural call');
 
       const { key, accountId } = await fixture.newAccount();
@@ -248,7 +246,7 @@ describe('a neural voice pack assigned to a voice', () => {
       assert.equal((await fixture.balanceOf(accountId)).freeUsesRemaining, 5, 'nothing charged');
       assert.deepEqual(await fixture.ledgerOf(accountId), []);
       // A second live context on the voice is refused too, and ends alone.
-      client.send({ type: 'text', context_id: 'more', text: 'Muraho', language: 'rw', speaker_id: 1 });
+      openNeuralContext(client, 'more', 'Muraho');
       const refused = await client.ended('more');
       assert.equal(refused.type, 'error');
       assert.equal(refused.code, 'voice_busy');
@@ -265,5 +263,17 @@ describe('a neural voice pack assigned to a voice', () => {
     } finally {
       client.socket.close();
     }
+  });
+
+  it('gives the call back when a live client vanishes without ending its context', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const client = await LiveClient.connect(base, { authorization: `Bearer ${account.key}` });
+    openNeuralContext(client, 'gone', 'Muraho');
+    await waitUntil(() => pool.callsOn('neural') === 1, 'the live context holds the neural call');
+    client.socket.terminate();
+    await waitUntil(() => pool.callsOn('neural') === 0, 'the call is closed with the connection');
+    const { key } = await fixture.newAccount();
+    const next = await post('/api/v1/tts.php', key, { input: TEXT, language: 'rw', speaker_id: 1 });
+    assert.equal(next.statusCode, 200, next.body);
   });
 });

@@ -19,34 +19,52 @@ import { packMetadata, writeVoicePack } from '../../helpers/voice-packs.ts';
 const native: OutputSpec = { sampleRate: 16_000, encoding: 'pcm_s16le' };
 const mulaw: OutputSpec = { sampleRate: 8000, encoding: 'mulaw' };
 
-/** The voice of a tiny MMS pack (16 kHz) written and checked in `dir`. */
-async function tinyVoice(dir: string): Promise<NeuralVoice> {
-  const check = await checkVoicePack(writeVoicePack(join(dir, 'good'), { kind: 'mms', sampleRate: 16_000 }));
-  assert.ok(check.ok && 'path' in check.pack.tokens);
+/** The neural voice of the pack in `folder`, given as it is: whether it passes its check is the caller's. */
+function voiceOf(folder: string): NeuralVoice {
   return {
     engine: 'neural',
-    pack: { model: check.pack.modelPath, tokens: check.pack.tokens.path },
+    pack: { model: join(folder, 'model.onnx'), tokens: join(folder, 'tokens.txt') },
     sampleRate: 16_000,
     speaker: 0,
   };
 }
 
-describe('neural engine', () => {
-  let dir: string;
-  let pool: EnginePool;
-  let voice: NeuralVoice;
-  const speak = (text: string, output = native, v: NeuralVoice = voice) =>
-    collect(pool.synthesize({ input: { kind: 'text', text }, voice: v, output }));
+/** The voice of a tiny MMS pack (16 kHz) written and checked in `dir`. */
+async function tinyVoice(dir: string): Promise<NeuralVoice> {
+  const folder = writeVoicePack(join(dir, 'good'), { kind: 'mms', sampleRate: 16_000 });
+  assert.ok((await checkVoicePack(folder)).ok);
+  return voiceOf(folder);
+}
 
+/**
+ * The voice of a pack whose model lacks n_speakers, which makes the runtime end its whole process
+ * (a pack never gets to the runtime unchecked; this one skips the check on purpose).
+ */
+function dyingVoice(dir: string): NeuralVoice {
+  const metadata = packMetadata('mms', 16_000);
+  delete metadata.n_speakers;
+  return voiceOf(writeVoicePack(join(dir, 'broken'), { kind: 'mms', metadata }));
+}
+
+/** A suite's folder, tiny voice and pool of `size` workers, set once its `before` has run. */
+function withNeuralPool(size: number): { dir: string; pool: EnginePool; voice: NeuralVoice } {
+  const suite = {} as { dir: string; pool: EnginePool; voice: NeuralVoice };
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-'));
-    voice = await tinyVoice(dir);
-    pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+    suite.dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-'));
+    suite.voice = await tinyVoice(suite.dir);
+    suite.pool = await EnginePool.start({ size, warmUp: { samples: [], outputs: [] } });
   });
   after(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
+    await suite.pool?.close();
+    rmSync(suite.dir, { recursive: true, force: true });
   });
+  return suite;
+}
+
+describe('neural engine', () => {
+  const suite = withNeuralPool(1);
+  const speak = (text: string, output = native, v: NeuralVoice = suite.voice) =>
+    collect(suite.pool.synthesize({ input: { kind: 'text', text }, voice: v, output }));
 
   it("speaks a pack's voice at its sample rate, longer for longer text, in every output", async () => {
     const short = littleEndianBytesToInt16(await speak('muraho'));
@@ -69,9 +87,9 @@ describe('neural engine', () => {
     const controller = new AbortController();
     let received = 0;
     await assert.rejects(async () => {
-      for await (const bytes of pool.synthesize({
+      for await (const bytes of suite.pool.synthesize({
         input: { kind: 'text', text: 'muraho neza murakaza neza '.repeat(20) },
-        voice,
+        voice: suite.voice,
         output: native,
         signal: controller.signal,
       })) {
@@ -81,30 +99,25 @@ describe('neural engine', () => {
     }, /caller hung up/);
     assert.ok(received > 0);
     assert.ok((await speak('muraho')).byteLength > 0);
-    assert.equal(pool.queued, 0);
+    assert.equal(suite.pool.queued, 0);
   });
 
   it('refuses phonemes: neural voices read text', async () => {
     await assert.rejects(
       collect(
-        pool.synthesize({ input: { kind: 'phonemes', phonemes: 'm u r a h o' }, voice, output: native }),
+        suite.pool.synthesize({
+          input: { kind: 'phonemes', phonemes: 'm u r a h o' },
+          voice: suite.voice,
+          output: native,
+        }),
       ),
       /read text, not phonemes/,
     );
   });
 
   it('fails only the clause whose runtime died, and the next clause speaks in a new one', async () => {
-    // A model without n_speakers makes the runtime end its whole process (a pack never gets
-    // here unchecked; this one skips the check on purpose).
-    const metadata = packMetadata('mms', 16_000);
-    delete metadata.n_speakers;
-    writeVoicePack(join(dir, 'broken'), { kind: 'mms', metadata });
-    const broken: NeuralVoice = {
-      ...voice,
-      pack: { model: join(dir, 'broken', 'model.onnx'), tokens: join(dir, 'broken', 'tokens.txt') },
-    };
-    await assert.rejects(speak('muraho', native, broken), /the neural runtime stopped/);
-    assert.ok(pool.ready, 'the pool and its worker are still up');
+    await assert.rejects(speak('muraho', native, dyingVoice(suite.dir)), /the neural runtime stopped/);
+    assert.ok(suite.pool.ready, 'the pool and its worker are still up');
     const after = littleEndianBytesToInt16(await speak('muraho'));
     assert.ok(after.some((sample) => Math.abs(sample) > 3000));
   });
@@ -113,15 +126,7 @@ describe('neural engine', () => {
 describe('a voice pack whose runtime dies at warm-up', () => {
   it('leaves that sample out, says so, and starts the pool for every other voice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-warm-'));
-    const metadata = packMetadata('mms', 16_000);
-    delete metadata.n_speakers;
-    writeVoicePack(join(dir, 'broken'), { kind: 'mms', metadata });
-    const broken: NeuralVoice = {
-      engine: 'neural',
-      pack: { model: join(dir, 'broken', 'model.onnx'), tokens: join(dir, 'broken', 'tokens.txt') },
-      sampleRate: 16_000,
-      speaker: 0,
-    };
+    const broken = dyingVoice(dir);
     const french = findVoice('fr', 0);
     assert.ok(french);
     const pool = await EnginePool.start({
@@ -154,56 +159,44 @@ describe('a voice pack whose runtime dies at warm-up', () => {
 });
 
 describe('neural voices in a pool of two workers', () => {
-  let dir: string;
-  let pool: EnginePool;
-  let voice: NeuralVoice;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-share-'));
-    voice = await tinyVoice(dir);
-    pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] } });
-  });
-  after(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = withNeuralPool(2);
 
   it('runs neural clauses on one worker of two, leaving the other to the other engines', async () => {
     const neural = (text: string) =>
-      collect(pool.synthesize({ input: { kind: 'text', text }, voice, output: native }));
+      collect(suite.pool.synthesize({ input: { kind: 'text', text }, voice: suite.voice, output: native }));
     const first = neural('muraho neza');
     const second = neural('murakaza neza');
     // Scheduling is synchronous: the second neural clause waits although a worker is idle.
-    assert.equal(pool.running, 1);
-    assert.equal(pool.queued, 1);
+    assert.equal(suite.pool.running, 1);
+    assert.equal(suite.pool.queued, 1);
     const french = findVoice('fr', 0);
     assert.ok(french);
     const other = collect(
-      pool.synthesize({
+      suite.pool.synthesize({
         input: { kind: 'text', text: 'Bonjour.' },
         voice: french.engineVoice,
         output: native,
       }),
     );
-    assert.equal(pool.running, 2, 'the idle worker takes the espeak-ng clause');
-    assert.equal(pool.queued, 1);
+    assert.equal(suite.pool.running, 2, 'the idle worker takes the espeak-ng clause');
+    assert.equal(suite.pool.queued, 1);
     for (const audio of await Promise.all([first, second, other])) assert.ok(audio.byteLength > 0);
   });
 
   it('takes calls up to its limit, and another once one closes', () => {
-    const limit = pool.callLimit('neural');
+    const limit = suite.pool.callLimit('neural');
     assert.equal(limit, CALLS_PER_HEAVY_WORKER, 'four calls for the one worker of two it may use');
-    assert.equal(pool.callLimit('espeak-ng'), undefined, 'the built-in engines take every call');
-    const calls = Array.from({ length: CALLS_PER_HEAVY_WORKER }, () => pool.openCall('neural'));
+    assert.equal(suite.pool.callLimit('espeak-ng'), undefined, 'the built-in engines take every call');
+    const calls = Array.from({ length: CALLS_PER_HEAVY_WORKER }, () => suite.pool.openCall('neural'));
     assert.ok(calls.every((call) => call !== undefined));
-    assert.equal(pool.openCall('neural'), undefined);
+    assert.equal(suite.pool.openCall('neural'), undefined);
     calls[0]?.close();
     calls[0]?.close();
-    assert.equal(pool.callsOn('neural'), CALLS_PER_HEAVY_WORKER - 1, 'closing twice counts once');
-    const again = pool.openCall('neural');
+    assert.equal(suite.pool.callsOn('neural'), CALLS_PER_HEAVY_WORKER - 1, 'closing twice counts once');
+    const again = suite.pool.openCall('neural');
     assert.ok(again);
     for (const call of [...calls.slice(1), again]) call?.close();
-    assert.equal(pool.callsOn('neural'), 0);
+    assert.equal(suite.pool.callsOn('neural'), 0);
   });
 });
 
