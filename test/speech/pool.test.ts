@@ -233,3 +233,77 @@ describe('EnginePool interruptions', () => {
     await heavy;
   });
 });
+
+describe('EnginePool with an engine that pauses clauses (Flite)', () => {
+  // One worker: an urgent job can only run by pausing the one running, which resumes there.
+  let pool: EnginePool;
+  const english = voice('en', 0).engineVoice;
+  assert.equal(english.engine, 'flite');
+  const longClause = text(longText.repeat(3));
+  before(async () => {
+    pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+  });
+  after(() => pool.close());
+
+  /** Starts a long Flite job due now; resolves its audio, and `started` once its first bytes came. */
+  function longJob(signal?: AbortSignal): { audio: Promise<Buffer>; started: Promise<void> } {
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const stream = pool.synthesize({
+      input: longClause,
+      voice: english,
+      output: mulaw,
+      deadline: performance.now(),
+      ...(signal ? { signal } : {}),
+    });
+    const audio = (async () => {
+      const parts: Uint8Array[] = [];
+      for await (const bytes of stream) {
+        parts.push(bytes);
+        markStarted();
+      }
+      return Buffer.concat(parts);
+    })();
+    return { audio, started };
+  }
+
+  it("pauses a running clause for a new call's first one and resumes it where it stopped", async () => {
+    const alone = await collect(pool.synthesize({ input: longClause, voice: english, output: mulaw }));
+    const long = longJob();
+    await long.started;
+    const urgent = collect(
+      pool.synthesize({ input: text('Hello, caller.'), voice: fr.engineVoice, output: mulaw, deadline: 0 }),
+    ).then(() => 'urgent');
+    assert.equal(await Promise.race([urgent, long.audio.then(() => 'long')]), 'urgent');
+    assert.ok((await long.audio).equals(alone), 'the paused clause went on exactly where it stopped');
+    assert.equal(pool.paused, 0);
+  });
+
+  it('lets go of a paused clause whose caller has gone, and speaks the next as if it had never been', async () => {
+    const alone = await collect(pool.synthesize({ input: longClause, voice: english, output: mulaw }));
+    const controller = new AbortController();
+    const long = longJob(controller.signal);
+    const outcome = long.audio.then(
+      () => 'whole',
+      (error: Error) => error.message,
+    );
+    await long.started;
+    const urgent = pool.synthesize({
+      input: text('Hello, caller.'),
+      voice: fr.engineVoice,
+      output: mulaw,
+      deadline: 0,
+    });
+    for await (const _ of urgent) {
+      // The urgent job runs: the long one is paused, waiting for the only worker.
+      if (pool.paused === 1) controller.abort(new Error('caller hung up'));
+    }
+    assert.equal(await outcome, 'caller hung up');
+    assert.equal(pool.paused, 0);
+    assert.equal(pool.queued, 0);
+    const next = await collect(pool.synthesize({ input: longClause, voice: english, output: mulaw }));
+    assert.ok(next.equals(alone));
+  });
+});
