@@ -42,19 +42,12 @@ export type ToWorker =
       /** Report the engine's word events in `done` (only a caller that asked for them gets them). */
       readonly words?: boolean;
     }
-  /** Go on with a job this worker paused (`yielded` with `paused`). */
-  | { readonly type: 'resume'; readonly jobId: number; readonly yieldWindow?: YieldWindow }
-  /** Forget a job this worker paused: its caller has gone. No answer. */
-  | { readonly type: 'discard'; readonly jobId: number }
   | {
       readonly type: 'phonemes';
       readonly jobId: number;
       readonly input: string;
       readonly voice: EngineVoice;
     };
-
-/** The message that starts a job: a clause to speak, or phonemes to give. */
-export type JobMessage = Extract<ToWorker, { type: 'synthesize' | 'phonemes' }>;
 
 /** Messages from a worker to the pool. `chunk` bytes are transferred, not copied. */
 export type FromWorker =
@@ -68,11 +61,8 @@ export type FromWorker =
       readonly text?: string;
       readonly words?: readonly EngineWord[];
     }
-  /**
-   * The job stopped at the pool's request after delivering `delivered` bytes in all; `paused`:
-   * this worker holds it where it stopped, to `resume` (else it is spoken again, skipping those).
-   */
-  | { readonly type: 'yielded'; readonly jobId: number; readonly delivered: number; readonly paused: boolean }
+  /** The job stopped at the pool's request after delivering `delivered` bytes in all. */
+  | { readonly type: 'yielded'; readonly jobId: number; readonly delivered: number }
   | { readonly type: 'error'; readonly jobId: number; readonly message: string };
 
 /**

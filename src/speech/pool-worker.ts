@@ -1,14 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { StreamEncoder } from './audio/encoder.ts';
 import { createStreamEncoderCache } from './audio/encoder.ts';
-import type {
-  ChunkSink,
-  EngineId,
-  EngineVoice,
-  EngineWord,
-  PausedClause,
-  SpeechEngine,
-} from './engines/engine.ts';
+import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import {
   bytesPerSecond,
@@ -68,109 +60,36 @@ function sendChunk(jobId: number, bytes: Uint8Array): void {
 }
 
 type Outcome = 'done' | 'cancelled' | 'yielded';
-type SynthesizeMessage = Extract<ToWorker, { type: 'synthesize' }>;
-
-/** When a running job stops: asked between engine chunks. */
-interface Stops {
-  /** True once the job was cancelled. */
-  cancelled(): boolean;
-  /** True when the job should give its worker up now, having delivered `delivered` bytes. */
-  yieldNow(delivered: number): boolean;
-}
-
-/** A job this worker paused mid-clause (its engine pauses clauses), until the pool resumes it. */
-interface PausedJob {
-  readonly message: SynthesizeMessage;
-  readonly clause: PausedClause;
-  /** Its own encoder, the resampler's state in it: the cache hands out another meanwhile. */
-  readonly encoder: StreamEncoder;
-  /** Bytes encoded, and bytes sent to the pool. */
-  readonly produced: number;
-  readonly sent: number;
-  readonly words: EngineWord[];
-}
 
 /**
- * Memory the jobs this worker holds paused may keep (a paused Flite clause: 2.4 to 3.5 MB, which
- * differ from one clause to the next almost page for page); past it a running job does not pause
- * but runs on, as a job with no yield window does. About ten clauses: enough for the English
- * calls of a burst of 64 on two workers.
- */
-const MAX_PAUSED_BYTES = 32 * 1024 * 1024;
-const pausedJobs = new Map<number, PausedJob>();
-let pausedBytes = 0;
-
-function holdPaused(jobId: number, job: PausedJob): void {
-  pausedJobs.set(jobId, job);
-  pausedBytes += job.clause.bytes;
-}
-
-function takePaused(jobId: number): PausedJob | undefined {
-  const job = pausedJobs.get(jobId);
-  if (job === undefined) return undefined;
-  pausedJobs.delete(jobId);
-  pausedBytes -= job.clause.bytes;
-  return job;
-}
-
-interface Spoken {
-  readonly outcome: Outcome;
-  readonly delivered: number;
-  readonly words: EngineWord[];
-  /** The clause paused (the engine pauses clauses), with what it needs to go on. */
-  readonly paused?: Omit<PausedJob, 'message' | 'sent'>;
-}
-
-/**
- * One clause from engine to encoded bytes, or the rest of a paused one. `deliver` gets the bytes
- * after the first `skip`; `stops` is asked between engine chunks whether to stop. An engine that
- * pauses clauses pauses where it would yield (its sink's `pause`); any other stops there, and is
- * spoken again from the start when it resumes.
+ * One clause from engine to encoded bytes. `deliver` gets the bytes after the first `skip`;
+ * `stop` is asked between engine chunks, with the bytes delivered so far, whether to stop.
  */
 async function speak(
-  message: SynthesizeMessage,
+  message: Extract<ToWorker, { type: 'synthesize' }>,
   deliver: (bytes: Uint8Array) => void,
-  stops: Stops,
-  resumed?: PausedJob,
-): Promise<Spoken> {
+  stop: (delivered: number) => Exclude<Outcome, 'done'> | undefined,
+): Promise<{ outcome: Outcome; delivered: number; words: EngineWord[] }> {
   const engine = await engineFor(message.voice);
-  const pauses = engines[message.voice.engine].pausesClauses === true;
-  const encoder = resumed?.encoder ?? encoders.get(engine.sampleRate(message.voice), message.output);
-  let produced = resumed?.produced ?? 0;
+  const encoder = encoders.get(engine.sampleRate(message.voice), message.output);
+  let produced = 0;
   let outcome: Outcome = 'done';
-  const words: EngineWord[] = resumed?.words ?? [];
+  const words: EngineWord[] = [];
   const take = (bytes: Uint8Array) => {
     const from = produced;
     produced += bytes.byteLength;
     if (produced > message.skip) deliver(from >= message.skip ? bytes : bytes.subarray(message.skip - from));
   };
-  const delivered = () => Math.max(produced, message.skip);
-  const sink: ChunkSink = {
+  await engine.synthesize(message.input, message.voice, message.rate, {
     push: (samples) => take(encoder.encode(samples)),
     ...(message.words ? { word: (word: EngineWord) => void words.push(word) } : {}),
     cancelled: () => {
-      if (outcome === 'done' && stops.cancelled()) outcome = 'cancelled';
-      else if (outcome === 'done' && !pauses && stops.yieldNow(delivered())) outcome = 'yielded';
+      if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
       return outcome !== 'done';
     },
-    ...(pauses
-      ? { pause: () => outcome === 'done' && pausedBytes < MAX_PAUSED_BYTES && stops.yieldNow(delivered()) }
-      : {}),
-  };
-  const paused = resumed
-    ? resumed.clause.resume(sink)
-    : await engine.synthesize(message.input, message.voice, message.rate, sink);
-  if (paused) {
-    encoders.forget(encoder);
-    return {
-      outcome: 'yielded',
-      delivered: delivered(),
-      words,
-      paused: { clause: paused, encoder, produced, words },
-    };
-  }
+  });
   if (outcome === 'done') take(encoder.flush());
-  return { outcome, delivered: delivered(), words };
+  return { outcome, delivered: Math.max(produced, message.skip), words };
 }
 
 /**
@@ -186,14 +105,11 @@ function claimWaiting(): boolean {
   }
 }
 
-/**
- * Runs a job for the pool, or the rest of one it paused: first bytes at once, then batches;
- * stops when cancelled or when it yields.
- */
-async function synthesizeJob(message: SynthesizeMessage, resumed?: PausedJob): Promise<void> {
+/** Runs a job for the pool: first bytes at once, then batches; stops when cancelled or when it yields. */
+async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>): Promise<void> {
   const { jobId, yieldWindow } = message;
   const batchBytes = bytesPerSecond(message.output) * BATCH_SECONDS;
-  let sent = resumed?.sent ?? message.skip;
+  let sent = message.skip;
   let batch: Uint8Array[] = [];
   let batched = 0;
   const flush = () => {
@@ -203,7 +119,7 @@ async function synthesizeJob(message: SynthesizeMessage, resumed?: PausedJob): P
     batch = [];
     batched = 0;
   };
-  const { outcome, words, paused } = await speak(
+  const { outcome, words } = await speak(
     message,
     (bytes) => {
       if (bytes.byteLength === 0) return;
@@ -211,15 +127,12 @@ async function synthesizeJob(message: SynthesizeMessage, resumed?: PausedJob): P
       batched += bytes.byteLength;
       if (sent === 0 || batched >= batchBytes) flush();
     },
-    {
-      cancelled: () => Atomics.load(control, CONTROL_CANCEL) === jobId,
-      yieldNow: (delivered) =>
-        yieldWindow !== undefined &&
-        delivered >= yieldWindow.fromBytes &&
-        delivered < yieldWindow.untilBytes &&
-        claimWaiting(),
+    (delivered) => {
+      if (Atomics.load(control, CONTROL_CANCEL) === jobId) return 'cancelled';
+      const inWindow =
+        yieldWindow !== undefined && delivered >= yieldWindow.fromBytes && delivered < yieldWindow.untilBytes;
+      return inWindow && claimWaiting() ? 'yielded' : undefined;
     },
-    resumed,
   );
   if (outcome === 'cancelled') {
     send({ type: 'done', jobId });
@@ -227,30 +140,13 @@ async function synthesizeJob(message: SynthesizeMessage, resumed?: PausedJob): P
   }
   flush();
   if (outcome === 'yielded') {
-    if (paused) holdPaused(jobId, { ...paused, message, sent });
-    send({ type: 'yielded', jobId, delivered: sent, paused: paused !== undefined });
+    send({ type: 'yielded', jobId, delivered: sent });
     return;
   }
   send({ type: 'done', jobId, ...(words.length > 0 ? { words } : {}) });
 }
 
-/** Goes on with a job this worker paused, with the window the pool now gives it (if any). */
-async function resumeJob(message: Extract<ToWorker, { type: 'resume' }>): Promise<void> {
-  const paused = takePaused(message.jobId);
-  if (paused === undefined) throw new Error(`no paused job ${message.jobId} on this worker`);
-  const { yieldWindow: _, ...rest } = paused.message;
-  await synthesizeJob(message.yieldWindow ? { ...rest, yieldWindow: message.yieldWindow } : rest, paused);
-}
-
 async function run(message: ToWorker): Promise<void> {
-  if (message.type === 'discard') {
-    takePaused(message.jobId);
-    return;
-  }
-  if (message.type === 'resume') {
-    await resumeJob(message);
-    return;
-  }
   if (message.type === 'phonemes') {
     const engine = await engineFor(message.voice);
     send({ type: 'done', jobId: message.jobId, text: engine.phonemes(message.input, message.voice) });
@@ -265,7 +161,7 @@ async function start(): Promise<void> {
   // A sample that fails (a voice pack whose runtime dies on it) is left out and reported: its
   // voice fails its own requests later, and the worker serves every other voice.
   const ignore = () => {};
-  const never: Stops = { cancelled: () => false, yieldNow: () => false };
+  const never = () => undefined;
   const failed = new Map<number, string>();
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const [i, { input, voice }] of warmUp.samples.entries()) {

@@ -1,12 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
-import { engines } from './engines/registry.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
   type FromWorker,
-  type JobMessage,
   type OutputSpec,
   type ToWorker,
   type WarmUpPlan,
@@ -75,7 +73,7 @@ type DoneMessage = Extract<FromWorker, { type: 'done' }>;
 
 interface QueuedJob {
   readonly id: number;
-  readonly message: JobMessage;
+  readonly message: ToWorker;
   /** Of the input: with its engine's cost per character, the measure of how long the job will take. */
   readonly characters: number;
   readonly engine: EngineId;
@@ -92,10 +90,6 @@ interface QueuedJob {
   playingFrom: number | undefined;
   /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
   yieldWindow: YieldWindow | undefined;
-  /** True once it has yielded: its next run is the rest of the clause, not a measure of its cost. */
-  yielded: boolean;
-  /** The worker that holds it paused: it resumes there, and only there. */
-  pausedOn: Slot | undefined;
   readonly stream: JobStream<Uint8Array>;
   readonly onDone?: (done: DoneMessage) => void;
   detach(): void;
@@ -107,22 +101,20 @@ interface Slot {
   job: QueuedJob | undefined;
   /** When the worker took its job. */
   startedAt: number;
-  /** True when its job started from its first byte: a yield then measures a first run's cost. */
-  startedFresh: boolean;
   ready: boolean;
 }
 
 /**
  * A running job may yield its worker once it has delivered this much audio, which its listener
- * plays while the job waits. This is what lets a burst of new
- * calls each get its first audio without waiting for whole clauses of the others. An engine that
- * pauses clauses (Flite) resumes where it stopped, and may yield again once it has given as much
- * again; any other (espeak-ng) speaks its clause from the start again and drops what was
- * delivered, so it yields once, and only until `YIELD_UNTIL_SECONDS`, to keep that repeated work
- * small (two seconds of audio: a few ms with espeak-ng). The interrupted job must resume before
- * its listener has played what it was given (`#publishWaiting`).
+ * plays while the job waits, and no later than `YIELD_UNTIL_SECONDS`: the engine cannot pause,
+ * so the resumed job speaks its clause from the start again and drops what was delivered, and
+ * that repeated work must stay small (two seconds of audio cost a few ms with espeak-ng, about
+ * 25 ms with Flite). This is what lets a burst of new calls each get its first audio without
+ * waiting for whole clauses of the others. A second, not less: the interrupted job must resume
+ * before its listener has played it, and with half a second (tried) a burst of 64 calls left
+ * most of its streams waiting mid-sentence (`npm run bench`, bursts: late streams).
  */
-const YIELD_FROM_SECONDS = 0.3;
+const YIELD_FROM_SECONDS = 1;
 const YIELD_UNTIL_SECONDS = 2;
 /** Worker time per input character before any is measured (about 8 ms for a 40-character clause). */
 const INITIAL_MS_PER_CHARACTER = 0.2;
@@ -149,15 +141,9 @@ function startWorker(workerData: WorkerData): Worker {
 }
 
 /** The measure of a job's work: the characters of its text or phonemes. */
-function inputLength(message: JobMessage): number {
+function inputLength(message: ToWorker): number {
   if (message.type === 'phonemes') return message.input.length;
   return message.input.kind === 'text' ? message.input.text.length : message.input.phonemes.length;
-}
-
-/** Moves `engine`'s moving average in `averages` towards `sample` (from `initial`, else the sample). */
-function learn(averages: Map<EngineId, number>, engine: EngineId, sample: number, initial = sample): void {
-  const average = averages.get(engine) ?? initial;
-  averages.set(engine, average + COST_SMOOTHING * (sample - average));
 }
 
 /** When a job's listener runs out of the audio it has been given. */
@@ -191,10 +177,6 @@ export class EnginePool {
   readonly #calls = new Map<EngineId, number>();
   /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
   readonly #msPerCharacter = new Map<EngineId, number>();
-  /** Worker time of a clause's first run when it yields (its analysis and first audio), by engine. */
-  readonly #msToFirstYield = new Map<EngineId, number>();
-  /** Worker time per second of audio, by engine, from whole runs. */
-  readonly #msPerAudioSecond = new Map<EngineId, number>();
   readonly #options: PoolOptions;
   #nextId = 1;
   #closed = false;
@@ -207,8 +189,6 @@ export class EnginePool {
   static async start(options: PoolOptions): Promise<EnginePool> {
     if (!Number.isInteger(options.size) || options.size < 1)
       throw new Error('pool size must be a positive integer');
-    // Once here, rather than in every worker at once.
-    await Promise.all(Object.values(engines).map((engine) => engine.prepare?.()));
     const pool = new EnginePool(options);
     try {
       await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
@@ -236,11 +216,6 @@ export class EnginePool {
   /** Jobs waiting for a worker. */
   get queued(): number {
     return this.#queue.length;
-  }
-
-  /** Waiting jobs a worker holds paused mid-clause (they resume on that worker). */
-  get paused(): number {
-    return this.#queue.filter((job) => job.pausedOn !== undefined).length;
   }
 
   /** Jobs a worker is running now. */
@@ -304,12 +279,7 @@ export class EnginePool {
         yieldWindow:
           job.deadline === undefined || HEAVY_ENGINES.has(job.voice.engine)
             ? undefined
-            : {
-                fromBytes: rate * YIELD_FROM_SECONDS,
-                untilBytes: engines[job.voice.engine].pausesClauses
-                  ? Number.MAX_SAFE_INTEGER
-                  : rate * YIELD_UNTIL_SECONDS,
-              },
+            : { fromBytes: rate * YIELD_FROM_SECONDS, untilBytes: rate * YIELD_UNTIL_SECONDS },
       },
       job.signal,
       job.onWords ? (done) => done.words && job.onWords?.(done.words) : undefined,
@@ -347,7 +317,7 @@ export class EnginePool {
   }
 
   #enqueue(
-    message: JobMessage,
+    message: ToWorker,
     schedule: Pick<QueuedJob, 'deadline' | 'bytesPerSecond' | 'yieldWindow'>,
     signal: AbortSignal | undefined,
     onDone?: (done: DoneMessage) => void,
@@ -366,8 +336,6 @@ export class EnginePool {
       ...schedule,
       delivered: 0,
       playingFrom: undefined,
-      yielded: false,
-      pausedOn: undefined,
       stream,
       ...(onDone ? { onDone } : {}),
       detach: () => signal?.removeEventListener('abort', onAbort),
@@ -404,7 +372,6 @@ export class EnginePool {
     if (queuedAt >= 0) {
       this.#queue.splice(queuedAt, 1);
       job.detach();
-      this.#discardPaused(job);
       this.#schedule();
       return;
     }
@@ -417,32 +384,19 @@ export class EnginePool {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      // None for this worker may still leave one for another: a job paused there.
-      const job = this.#takeRunnable(slot);
-      if (!job) continue;
+      const job = this.#takeRunnable();
+      if (!job) break;
       slot.job = job;
       slot.startedAt = performance.now();
-      slot.startedFresh = job.delivered === 0;
       slot.worker.postMessage(this.#messageFor(job));
     }
     this.#publishWaiting();
   }
 
-  /**
-   * The most urgent waiting job `slot` may run: one whose engine may have another worker now, and
-   * not paused on another worker.
-   */
-  #takeRunnable(slot: Slot): QueuedJob | undefined {
-    const at = this.#queue.findIndex(
-      (job) => (job.pausedOn === undefined || job.pausedOn === slot) && this.#mayRun(job.engine),
-    );
+  /** The most urgent waiting job whose engine may have another worker now. */
+  #takeRunnable(): QueuedJob | undefined {
+    const at = this.#queue.findIndex((job) => this.#mayRun(job.engine));
     return at < 0 ? undefined : this.#queue.splice(at, 1)[0];
-  }
-
-  /** Tells the worker holding `job` paused, if one does, to let it go. */
-  #discardPaused(job: QueuedJob): void {
-    job.pausedOn?.worker.postMessage({ type: 'discard', jobId: job.id } satisfies ToWorker);
-    job.pausedOn = undefined;
   }
 
   /** Whether a job of `engine` may start now: a heavy engine holds at most `heavyWorkers` workers. */
@@ -452,63 +406,43 @@ export class EnginePool {
   }
 
   #messageFor(job: QueuedJob): ToWorker {
-    const { yieldWindow } = job;
-    if (job.pausedOn) {
-      job.pausedOn = undefined;
-      return { type: 'resume', jobId: job.id, ...(yieldWindow ? { yieldWindow } : {}) };
-    }
     if (job.message.type !== 'synthesize') return job.message;
+    const { yieldWindow } = job;
     return { ...job.message, skip: job.delivered, ...(yieldWindow ? { yieldWindow } : {}) };
   }
 
   /**
    * Tells the workers how many waiting jobs a running one may give its worker up to: the jobs
-   * due by now (a new call's first clause, as a rule, or a paused one whose listener has played
-   * all it was given), as many as the workers can run, with every other job due before an
-   * interrupted one would resume and the interrupted jobs' runs again, within the audio an
-   * interrupted job leaves its listener (`YIELD_FROM_SECONDS`). Each job counts for what it runs
-   * before it next yields or ends (`#nextRun`). Past that, interrupting would only move the wait
-   * from the start of some calls into the middle of others. A worker inside its job's yield window
-   * takes one and yields (pool-worker.ts); an interrupted job gets the next free worker when it is
-   * the most urgent.
+   * due by now that have not started (a new call's first clause, as a rule), as many as the
+   * workers can run, with every other job due before an interrupted one would resume and the
+   * interrupted jobs' runs again, within the audio an interrupted job leaves its listener
+   * (`YIELD_FROM_SECONDS`). Past that, interrupting would only move the wait from the
+   * start of some calls into the middle of others. A worker inside its job's yield window takes
+   * one and yields (pool-worker.ts); an interrupted job, waiting to resume, interrupts no one:
+   * it gets the next free worker when it is the most urgent, which bounds the repeated work.
    */
   #publishWaiting(): void {
     const now = performance.now();
     const slack = YIELD_FROM_SECONDS * 1000;
     let work = 0;
-    let due = 0;
-    let dueWork = 0;
+    let fresh = 0;
+    let freshWork = 0;
     // Every job due before an interrupted one would have to resume runs before it.
     for (const job of this.#queue) {
       if (job.deadline > now + slack) break;
       // A heavy engine's job waits for a worker of its own share, never for a yield.
       if (HEAVY_ENGINES.has(job.engine)) continue;
-      const cost = this.#nextRun(job);
+      const cost = this.#cost(job);
       work += cost;
-      if (job.deadline <= now) {
-        due++;
-        dueWork += cost;
+      if (job.delivered === 0 && job.deadline <= now) {
+        fresh++;
+        freshWork += cost;
       }
     }
-    // Each yield adds the interrupted job's next run, about as much as a waiting job's.
+    // Each yield adds the interrupted job's run again, about as much as a waiting job's.
     const spare = slack * this.#slots.filter((s) => s.ready).length - work;
-    const count = due === 0 ? 0 : Math.min(due, Math.floor(spare / (dueWork / due)));
+    const count = fresh === 0 ? 0 : Math.min(fresh, Math.floor(spare / (freshWork / fresh)));
     Atomics.store(this.#waiting, 0, Math.max(0, count));
-  }
-
-  /**
-   * The worker time a waiting job is expected to run before it next yields or ends: its whole
-   * clause, or, when it may yield, its first run to a yield (analysis and first audio) or, paused,
-   * its next `YIELD_FROM_SECONDS` of audio; what has been measured, else the whole clause.
-   */
-  #nextRun(job: QueuedJob): number {
-    const whole = this.#cost(job);
-    if (job.yieldWindow === undefined) return whole;
-    const measured =
-      job.delivered === 0
-        ? this.#msToFirstYield.get(job.engine)
-        : (this.#msPerAudioSecond.get(job.engine) ?? Number.POSITIVE_INFINITY) * YIELD_FROM_SECONDS;
-    return Math.min(whole, measured ?? whole);
   }
 
   /** The worker time a job is expected to take, in ms. */
@@ -524,7 +458,6 @@ export class EnginePool {
       control,
       job: undefined,
       startedAt: 0,
-      startedFresh: false,
       ready: false,
     };
     this.#slots.push(slot);
@@ -564,40 +497,21 @@ export class EnginePool {
       return;
     }
     slot.job = undefined;
-    const ranFor = performance.now() - slot.startedAt;
-    if (message.type === 'yielded') {
-      if (slot.startedFresh) learn(this.#msToFirstYield, job.engine, ranFor);
-      job.yielded = true;
-      if (message.paused) job.pausedOn = slot;
-    }
     if (message.type === 'yielded' && !job.stream.ended) {
-      // Due again when its listener has played what it was given. Paused, it may yield again
-      // once it has given that much more; spoken again from the start, it may not.
+      // Due again when its listener has played what it was given; it may not yield twice.
       job.delivered = message.delivered;
       job.deadline = dueAgain(job);
-      job.yieldWindow = message.paused
-        ? {
-            fromBytes: job.delivered + job.bytesPerSecond * YIELD_FROM_SECONDS,
-            untilBytes: Number.MAX_SAFE_INTEGER,
-          }
-        : undefined;
+      job.yieldWindow = undefined;
       this.#insert(job);
       this.#schedule();
       return;
     }
     job.detach();
-    this.#discardPaused(job);
-    // A whole run of a clause, not cancelled, never interrupted, measures what it costs.
-    if (
-      message.type === 'done' &&
-      message.text === undefined &&
-      !job.stream.ended &&
-      !job.yielded &&
-      job.characters > 0
-    ) {
-      learn(this.#msPerCharacter, job.engine, ranFor / job.characters, INITIAL_MS_PER_CHARACTER);
-      if (job.delivered > 0)
-        learn(this.#msPerAudioSecond, job.engine, ranFor / (job.delivered / job.bytesPerSecond));
+    // A whole run of a clause that was not cancelled measures what a character costs.
+    if (message.type === 'done' && message.text === undefined && !job.stream.ended && job.characters > 0) {
+      const sample = (performance.now() - slot.startedAt) / job.characters;
+      const average = this.#msPerCharacter.get(job.engine) ?? INITIAL_MS_PER_CHARACTER;
+      this.#msPerCharacter.set(job.engine, average + COST_SMOOTHING * (sample - average));
     }
     if (message.type === 'error') {
       job.stream.fail(new Error(message.message));
@@ -617,12 +531,6 @@ export class EnginePool {
     slot.job?.stream.fail(error);
     slot.job?.detach();
     slot.job = undefined;
-    // The jobs it held paused went with it.
-    for (const job of this.#queue.filter((queued) => queued.pausedOn === slot)) {
-      this.#queue.splice(this.#queue.indexOf(job), 1);
-      job.stream.fail(error);
-      job.detach();
-    }
     if (!this.#closed) this.#spawn().catch(() => {});
   }
 }

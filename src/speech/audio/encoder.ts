@@ -58,8 +58,6 @@ export interface StreamEncoderCache {
    * unfinished loses its state to the next one: one stream at a time, as a worker runs jobs.
    */
   get(inputRate: number, output: OutputEncoding): StreamEncoder;
-  /** Stops handing out `encoder`: a stream that pauses keeps it, its state in it, till it resumes. */
-  forget(encoder: StreamEncoder): void;
 }
 
 /**
@@ -81,9 +79,6 @@ export async function createStreamEncoderCache(): Promise<StreamEncoderCache> {
         encoders.set(key, encoder);
       }
       return encoder;
-    },
-    forget(encoder) {
-      for (const [key, cached] of encoders) if (cached === encoder) encoders.delete(key);
     },
   };
 }

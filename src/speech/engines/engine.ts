@@ -40,23 +40,6 @@ export interface ChunkSink {
   word?(word: EngineWord): void;
   /** Read between chunks: true once the request was cancelled. */
   cancelled(): boolean;
-  /**
-   * Read between chunks by an engine that can pause a clause (`EngineDescriptor.pausesClauses`):
-   * true to stop there, `synthesize` returning the `PausedClause` that goes on from that point.
-   */
-  pause?(): boolean;
-}
-
-/** A clause an engine stopped mid-way because its sink asked it to pause. */
-export interface PausedClause {
-  /**
-   * Speaks the rest of the clause into `sink`, exactly what it would have spoken had it not
-   * paused; undefined once done or cancelled, or the clause paused again. Only in the thread
-   * that paused it, once.
-   */
-  resume(sink: ChunkSink): PausedClause | undefined;
-  /** Memory it holds while paused, in bytes. */
-  readonly bytes: number;
 }
 
 export interface SpeechEngine {
@@ -68,15 +51,9 @@ export interface SpeechEngine {
    * engine keeps (voice, rate, pitch...) is set for each call, so nothing an earlier call did can
    * change this one's audio. Throws on phonemes outside the engine's notation. Returns when done
    * or cancelled; an engine whose work runs outside the worker's thread (the neural voices, in a
-   * process of their own) returns a promise instead, and the worker waits for it. An engine that
-   * pauses returns the paused clause when its sink asked it to pause.
+   * process of their own) returns a promise instead, and the worker waits for it.
    */
-  synthesize(
-    input: EngineInput,
-    voice: EngineVoice,
-    rate: number,
-    sink: ChunkSink,
-  ): void | Promise<void> | PausedClause;
+  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void | Promise<void>;
   /**
    * The phonemes the engine would speak for plain text, in IPA, for `--show phonemes`. (Phoneme
    * input needs no answer: the front-end that wrote it knows its IPA.)
@@ -104,17 +81,6 @@ export interface EngineDescriptor {
    * phonemes (Kinyarwanda's are made for espeak-ng's phoneme names).
    */
   readonly readsTextOnly?: boolean;
-  /**
-   * True when the engine can pause a clause and resume it without repeating work (`ChunkSink.pause`):
-   * the pool then lets a running clause give its worker to a new call's first one after a little
-   * audio, instead of a second's worth.
-   */
-  readonly pausesClauses?: boolean;
-  /**
-   * Work every worker would otherwise repeat when it loads the engine, done once on the main thread
-   * before the workers start (Flite: its pausable binary, made once and kept on disk).
-   */
-  prepare?(): Promise<void>;
   /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
    * main thread, before anything is queued; absent when the engine reads text only.

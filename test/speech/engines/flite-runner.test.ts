@@ -72,7 +72,7 @@ describe('Flite runner', () => {
       runner.stream(args, (samples, rate) => {
         assert.equal(rate, sampleRate);
         parts.push(samples.slice());
-        return 'continue';
+        return true;
       });
       // In many stretches, not one at the end: the listener hears the clause while it is made.
       assert.ok(parts.length > 20, `${voice}: ${parts.length} stretches`);
@@ -81,54 +81,15 @@ describe('Flite runner', () => {
 
       // Told to stop after three stretches, Flite makes no more, and the next run is whole again.
       let calls = 0;
-      runner.stream(args, () => (++calls < 3 ? 'continue' : 'stop'));
+      runner.stream(args, () => ++calls < 3);
       assert.equal(calls, 3, voice);
       let again = 0;
       runner.stream(args, (samples) => {
         again += samples.length;
-        return 'continue';
+        return true;
       });
       assert.equal(again, written.length, voice);
     }
-  });
-
-  it("pauses a streamed run mid-clause and resumes it after other runs, its samples the whole run's", () => {
-    const runner = new FliteRunner(module);
-    const other = new FliteRunner(module);
-    const texts = [
-      'Good morning, thank you for calling the clinic.',
-      'Your appointment is on Tuesday at ten.',
-    ];
-    const whole = texts.map((text) => other.run(say('slt', text)).wav);
-    const collect = (into: Int16Array[], pauseAt: number) => {
-      let calls = 0;
-      return (samples: Int16Array) => {
-        into.push(samples.slice());
-        return ++calls === pauseAt ? 'pause' : 'continue';
-      };
-    };
-    // Both clauses paused at once on one runner, a third run between, then each resumed in turn.
-    const parts: Int16Array[][] = [[], []];
-    const first = runner.stream(say('slt', texts[0] as string), collect(parts[0] as Int16Array[], 5));
-    const second = runner.stream(say('slt', texts[1] as string), collect(parts[1] as Int16Array[], 9));
-    assert.ok(first.paused && second.paused);
-    assert.ok(first.paused.bytes < 8 * 1024 * 1024, `a paused run keeps ${first.paused.bytes} bytes`);
-    runner.run(say('awb', 'Something else entirely.'));
-    const rest = runner.resume(first.paused, collect(parts[0] as Int16Array[], 1000));
-    assert.equal(rest.paused, undefined);
-    const twice = runner.resume(second.paused, collect(parts[1] as Int16Array[], 3));
-    assert.ok(twice.paused, 'a resumed run pauses again');
-    assert.equal(runner.resume(twice.paused, collect(parts[1] as Int16Array[], 1000)).paused, undefined);
-    for (const [i, wav] of whole.entries()) {
-      const streamed = Int16Array.from((parts[i] as Int16Array[]).flatMap((part) => [...part]));
-      assert.deepEqual(streamed, parseWav(wav).samples, texts[i]);
-    }
-    // And the runner's next run is a new instance's.
-    assert.ok(
-      Buffer.from(runner.run(say('slt', 'Hello.')).wav).equals(
-        Buffer.from(other.run(say('slt', 'Hello.')).wav),
-      ),
-    );
   });
 
   it('runs again after a run that failed', () => {

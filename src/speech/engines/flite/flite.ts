@@ -1,24 +1,9 @@
-import type {
-  ChunkSink,
-  EngineDescriptor,
-  EngineInput,
-  EngineVoice,
-  PausedClause,
-  SpeechEngine,
-} from '../engine.ts';
+import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
-import { prepareRunnableFlite } from './pausable-binary.ts';
-import {
-  compileFlite,
-  FLITE_RECIPE,
-  FliteRunner,
-  RUN_DIR,
-  type StreamAnswer,
-  type StreamedRun,
-} from './wasi-runner.ts';
+import { compileFlite, FliteRunner, RUN_DIR } from './wasi-runner.ts';
 
 /** The voices compiled into Flite's module: US female and male, Scottish male, US male diphones. */
 export type FliteVoiceName = 'slt' | 'rms' | 'awb' | 'kal16' | 'kal';
@@ -82,22 +67,21 @@ const CHUNK_SECONDS = 0.1;
 
 /**
  * Takes a clause's samples as Flite streams them and gives the sink tenth-of-a-second chunks
- * from `LEAD_IN_SECONDS` before the first sound on; `take` answers whether Flite should go on,
- * stop, or pause (the sink asks, between chunks). A paused clause goes on into a new sink.
+ * from `LEAD_IN_SECONDS` before the first sound on; `take` answers whether Flite should go on.
  */
 class ClauseChunks {
-  sink: ChunkSink;
+  readonly #sink: ChunkSink;
   /** Samples not yet given to the sink: the lead-in while silent, then the chunk being filled. */
   #pending: Int16Array[] = [];
   #pendingLength = 0;
   #sounded = false;
 
   constructor(sink: ChunkSink) {
-    this.sink = sink;
+    this.#sink = sink;
   }
 
-  take(samples: Int16Array, sampleRate: number): StreamAnswer {
-    if (this.sink.cancelled()) return 'stop';
+  take(samples: Int16Array, sampleRate: number): boolean {
+    if (this.#sink.cancelled()) return false;
     let from = 0;
     if (!this.#sounded) {
       const first = samples.findIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
@@ -105,7 +89,7 @@ class ClauseChunks {
       if (first === -1) {
         this.#hold(samples.slice(Math.max(0, samples.length - leadIn)));
         this.#dropBefore(leadIn);
-        return 'continue';
+        return true;
       }
       this.#sounded = true;
       from = Math.max(0, first - leadIn);
@@ -113,19 +97,17 @@ class ClauseChunks {
     }
     this.#hold(samples.slice(from));
     const chunk = Math.round(sampleRate * CHUNK_SECONDS);
-    let pushed = false;
     while (this.#pendingLength >= chunk) {
-      this.sink.push(this.#drain(chunk));
-      if (this.sink.cancelled()) return 'stop';
-      pushed = true;
+      this.#sink.push(this.#drain(chunk));
+      if (this.#sink.cancelled()) return false;
     }
-    return pushed && this.sink.pause?.() ? 'pause' : 'continue';
+    return true;
   }
 
   /** Whatever is left once Flite is done: the end of the last chunk. */
   finish(): void {
-    if (this.#sounded && this.#pendingLength > 0 && !this.sink.cancelled()) {
-      this.sink.push(this.#drain(this.#pendingLength));
+    if (this.#sounded && this.#pendingLength > 0 && !this.#sink.cancelled()) {
+      this.#sink.push(this.#drain(this.#pendingLength));
     }
   }
 
@@ -200,14 +182,9 @@ class FliteEngine implements SpeechEngine {
   /**
    * Speaks one clause: Flite streams it while its vocoder runs (the first sound about a third
    * of the way into the run), to the sink in chunks of a tenth of a second; a cancel stops
-   * Flite itself at the next one, and a pause stops it there until the clause is resumed.
+   * Flite itself at the next one.
    */
-  synthesize(
-    input: EngineInput,
-    voice: EngineVoice,
-    rate: number,
-    sink: ChunkSink,
-  ): PausedClause | undefined {
+  synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
     const fliteVoice = asFliteVoice(voice);
     const text = input.kind === 'text' ? input.text : input.phonemes;
     if (sink.cancelled() || text.trim() === '') return;
@@ -218,29 +195,8 @@ class FliteEngine implements SpeechEngine {
     }
     const { args, inputs } = fliteArguments(this.#speech(input, fliteVoice), fliteVoice, rate);
     const chunks = new ClauseChunks(sink);
-    return this.#goOn(
-      this.#runner.stream(args, (samples, rate) => chunks.take(samples, rate), inputs),
-      chunks,
-    );
-  }
-
-  /** After a run: the clause paused, to resume into a new sink, or its last chunk given. */
-  #goOn(run: StreamedRun, chunks: ClauseChunks): PausedClause | undefined {
-    const { paused } = run;
-    if (paused === undefined) {
-      chunks.finish();
-      return undefined;
-    }
-    return {
-      bytes: paused.bytes,
-      resume: (sink) => {
-        chunks.sink = sink;
-        return this.#goOn(
-          this.#runner.resume(paused, (samples, rate) => chunks.take(samples, rate)),
-          chunks,
-        );
-      },
-    };
+    this.#runner.stream(args, (samples, sampleRate) => chunks.take(samples, sampleRate), inputs);
+    chunks.finish();
   }
 
   /** Phones checked against the phone set; text with the voice's accent, if it has one. */
@@ -295,8 +251,6 @@ export const fliteEngine: EngineDescriptor = {
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
-  pausesClauses: true,
-  prepare: () => prepareRunnableFlite(FLITE_RECIPE),
   async load() {
     return new FliteEngine(new FliteRunner(await compileFlite()));
   },

@@ -111,14 +111,11 @@ export interface FliteRewrite {
   readonly stackPointer: string;
   /** The negative descriptor Flite's audio streaming callback writes to (`redirectAudioStream`). */
   readonly streamFd?: number;
-  /** Keep the name section (the functions' names), for a transform that finds functions by name. */
-  readonly keepNames?: boolean;
 }
 
 /**
- * The binary without custom sections (but, if asked, its names), with its only mutable global
- * exported and, if asked, its audio stream redirected: one pass, so one copy of the 17 MB in
- * memory. Throws when the module
+ * The binary without custom sections, with its only mutable global exported and, if asked, its
+ * audio stream redirected: one pass, so one copy of the 17 MB in memory. Throws when the module
  * has other than exactly one mutable global (state a reused instance could not reset), or lacks
  * what the redirection relies on.
  */
@@ -132,7 +129,7 @@ export function rewriteFlite(binary: Uint8Array, rewrite: FliteRewrite): Uint8Ar
   }
   return assemble(
     sections
-      .filter((section) => section.id !== CUSTOM_SECTION || (rewrite.keepNames && isNameSection(section)))
+      .filter((section) => section.id !== CUSTOM_SECTION)
       .map((section) => {
         if (section.id === EXPORT_SECTION) {
           const index = mutable[0] as number;
@@ -159,20 +156,14 @@ export interface MemoryRange {
   readonly end: number;
 }
 
-function isNameSection({ id, body }: Section): boolean {
-  if (id !== CUSTOM_SECTION) return false;
-  const { value: length, next } = readUnsigned(body, 0);
-  return new TextDecoder().decode(body.subarray(next, next + length)) === 'name';
-}
-
 /** The names the binary's name section gives to one kind of thing (a subsection), by index. */
 function names(sections: readonly Section[], subsectionId: number): Map<number, string> {
   const found = new Map<number, string>();
   const decoder = new TextDecoder();
-  for (const section of sections) {
-    if (!isNameSection(section)) continue;
-    const { body } = section;
+  for (const { id, body } of sections) {
+    if (id !== CUSTOM_SECTION) continue;
     const { value: length, next } = readUnsigned(body, 0);
+    if (decoder.decode(body.subarray(next, next + length)) !== 'name') continue;
     let at = next + length;
     while (at < body.length) {
       const subsection = body[at] as number;
