@@ -1,4 +1,4 @@
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
 import { ProcessMonitor } from './monitor.ts';
+import { startPeer } from './peer-process.ts';
 import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
 import type { HttpResults, LoadMessage, LoadPlan } from './results.ts';
 import { prepareData, startServer } from './server.ts';
@@ -43,39 +44,12 @@ async function engineBaseline(): Promise<EngineResults> {
   }
 }
 
-/**
- * The naive peer (one native espeak-ng process per request) in a process of its own; undefined,
- * and the fresh-burst table without its column, where espeak-ng is not installed.
- */
-async function startPeer(): Promise<{ base: string; stop: () => void } | undefined> {
-  const installed = await new Promise<boolean>((resolve) => {
-    const probe = spawn('espeak-ng', ['--version'], { stdio: 'ignore' });
-    probe.once('error', () => resolve(false));
-    probe.once('exit', (code) => resolve(code === 0));
-  });
-  if (!installed) {
-    progress('peer: espeak-ng is not installed (apt-get install espeak-ng); fresh bursts run without it');
-    return undefined;
-  }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./peer.ts', import.meta.url))],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<string>((resolve) =>
-    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim())),
-  );
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
-}
-
 /** Runs the load generator against the service; returns its results and what each phase used. */
 async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
   const server = await startServer(data.dataDir);
-  const peer = await startPeer();
+  const peer = await startPeer(progress);
   const monitor = new ProcessMonitor(server.pid);
   try {
     monitor.phase = 'idle';
