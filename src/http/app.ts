@@ -168,7 +168,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectionTimeout: 60_000,
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has a body of its own and no request id: the onRequest
+    // hook answers instead.
+    return503OnClosing: false,
     // What Node's parser rejects never reaches the error handler; it gets the same body here.
     clientErrorHandler: clientErrorHandler({ requestId, maxHeaderBytes: maxHeaderSize, requestTimeoutMs }),
     // Node would answer a request without Host a bare 400; the onRequest hook answers it instead.
@@ -196,11 +198,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     methodsByPath.set(route.url, methods);
   });
   app.decorateRequest('arrivedAt', 0);
+  // Set once the app starts to close (a deploy, a restart): requests still reaching it on open
+  // connections are sent elsewhere, as the framework would, but with the API's own 503; the
+  // health check and status page answer, not ready (`routes/health.ts`).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     request.arrivedAt = performance.now();
     reply.header('X-Request-Id', request.id);
     const refused = requestLineError(request);
     if (refused) throw refused;
+    const config = request.routeOptions.config as { answersWhileClosing?: boolean };
+    if (closing && config.answersWhileClosing !== true) {
+      throw new ApiError('not_ready', 'this instance is shutting down; retry in a moment', {
+        headers: { 'Retry-After': '1', Connection: 'close' },
+      });
+    }
   });
 
   app.setErrorHandler((error, request, reply) => sendError(toApiError(error, request), request, reply));
@@ -222,7 +237,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The document builder sees only the routes registered after it.
   await registerOpenApi(app, { version: deps.version, publicBaseUrl: deps.tts?.publicBaseUrl });
-  await app.register(healthRoutes, { version: deps.version, checks: deps.healthChecks });
+  await app.register(healthRoutes, {
+    version: deps.version,
+    checks: deps.healthChecks,
+    closing: () => closing,
+  });
   await app.register(voicesRoutes, {
     limits: deps.limits,
     charsPerToken: deps.tts?.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,

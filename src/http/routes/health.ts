@@ -17,7 +17,12 @@ const DEGRADED_PREFIX = 'degraded: ';
 export interface HealthOptions {
   readonly version: string;
   readonly checks: Readonly<Record<string, HealthCheck>>;
+  /** True once the instance has begun to shut down: it is then not ready, whatever the checks. */
+  readonly closing: () => boolean;
 }
+
+/** Route config of the routes that still answer while the instance shuts down (`app.ts`). */
+export const ANSWERS_WHILE_CLOSING = { answersWhileClosing: true } as const;
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -57,10 +62,13 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
       names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))),
     );
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i]?.text ?? 'missing']));
+    // A load balancer stops sending requests here while running ones finish.
+    if (options.closing()) return { checks: { ...checks, instance: 'shutting down' }, ready: false };
     return { checks, ready: results.every((r) => r.serving) };
   };
 
-  app.get('/api/v1/health.php', { schema: healthRouteSchema }, async (_request, reply) => {
+  const config = ANSWERS_WHILE_CLOSING;
+  app.get('/api/v1/health.php', { schema: healthRouteSchema, config }, async (_request, reply) => {
     const { checks, ready } = await status();
     reply.header('Cache-Control', 'no-store');
     const body: HealthBody = ready
@@ -70,7 +78,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
   });
 
   // The same checks as a page, for the footer's "Service status" link.
-  app.get('/status', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/status', { schema: { hide: true }, config }, async (_request, reply) => {
     const { checks, ready } = await status();
     return sendPage(reply, statusPage({ ready, version: options.version, checks }), ready ? 200 : 503);
   });

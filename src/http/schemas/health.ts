@@ -12,7 +12,8 @@ function healthBody(status: 'ready' | 'not_ready') {
         'Each check (engine, database, rate_limit, storage) and its state: `ok`; `degraded: <reason>` ' +
         'when it still serves in a reduced mode (the service stays ready: e.g. the shared rate limit ' +
         'is unreachable and each instance limits on its own); or a short reason it is not ready. No ' +
-        'secrets, hostnames or stack traces.',
+        'secrets, hostnames or stack traces. While the instance shuts down, `instance` is added as ' +
+        '`shutting down` and the answer is 503.',
       examples: [{ engine: 'ok', database: 'ok', rate_limit: 'ok', storage: 'ok' }],
     }),
   });
