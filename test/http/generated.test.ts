@@ -37,7 +37,7 @@ describe('GET|HEAD /generated/audio_<id>.wav', () => {
       now: () => new Date(Date.now() + clockOffsetMs),
     });
     app = await buildTestApp({ files: store });
-    ({ id } = await store.save(bytes));
+    ({ id } = await store.save([bytes]));
   });
   after(async () => {
     await app.close();
@@ -125,7 +125,7 @@ describe('GET|HEAD /generated/audio_<id>.wav', () => {
     });
 
     it('gives one identical 404 for an unknown, a malformed and an expired id', async () => {
-      const { id: expiring } = await store.save(bytes);
+      const { id: expiring } = await store.save([bytes]);
       clockOffsetMs = HOUR;
       try {
         const responses = await Promise.all(

@@ -145,10 +145,10 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     }
     if (!end) throw new Error('synthesis ended without a summary');
     if (end.bytes === 0) throw nothingToSay();
-    const audio = Buffer.concat([wavHeader(end.bytes, end.sampleRate), ...parts]);
+    const wav = [wavHeader(end.bytes, end.sampleRate), ...parts];
     // Saved before the charge, deleted unless the charge commits (refused, or the database
     // failed): never a charge without a file, and never a reachable file without a charge.
-    const { id } = await options.files.save(audio);
+    const { id } = await options.files.save(wav);
     const charge = await options.billing
       .commitCharge(accountId, {
         tokens,

@@ -21,8 +21,11 @@ export interface StoredFile {
  * embedded default); a shared store can be added for several instances.
  */
 export interface GeneratedFileStore {
-  /** Stores the bytes under a fresh id; readers never see a partly written file. */
-  save(bytes: Uint8Array): Promise<{ id: string }>;
+  /**
+   * Stores `parts`, in order, as one file under a fresh id (on disk without joining them in
+   * memory: a 10,000-character WAV is tens of MB); readers never see a partly written file.
+   */
+  save(parts: readonly Uint8Array[]): Promise<{ id: string }>;
   /** The file, or undefined when the id is malformed, unknown or expired. */
   open(id: string): Promise<StoredFile | undefined>;
   /** Removes the file if it exists; a malformed or unknown id is not an error. */

@@ -83,14 +83,14 @@ export class LocalFileStore implements GeneratedFileStore {
     return new LocalFileStore(options);
   }
 
-  async save(bytes: Uint8Array): Promise<{ id: string }> {
+  async save(parts: readonly Uint8Array[]): Promise<{ id: string }> {
     const id = newFileId();
     const temp = join(this.#dir, `.${id}-${randomBytes(6).toString('hex')}.tmp`);
     const now = this.#now();
     try {
       // No fsync: the files are disposable, and rename alone already hides partial writes
       // from readers; a power cut may lose a file, which the client then asks for again.
-      await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
+      await writeFile(temp, parts, { flag: 'wx', mode: 0o600 });
       await utimes(temp, now, now);
       await rename(temp, this.#path(id));
     } catch (error) {

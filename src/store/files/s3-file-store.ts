@@ -87,7 +87,7 @@ export class S3FileStore implements GeneratedFileStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async save(bytes: Uint8Array): Promise<{ id: string }> {
+  async save(parts: readonly Uint8Array[]): Promise<{ id: string }> {
     const id = newFileId();
     const createdAt = this.#now();
     await guarded(() =>
@@ -95,7 +95,10 @@ export class S3FileStore implements GeneratedFileStore {
         new PutObjectCommand({
           Bucket: this.#bucket,
           Key: this.#key(id),
-          Body: bytes,
+          // Joined: a stream body would go as aws-chunked with a trailing checksum (the SDK's
+          // default), which not every S3-compatible server decodes; a buffer goes plain, its
+          // checksum in a header.
+          Body: Buffer.concat(parts),
           ContentType: 'audio/wav',
           Metadata: { [CREATED_AT]: String(createdAt.getTime()) },
           // Bucket-side caches and lifecycle tools see the same end of life as the service.

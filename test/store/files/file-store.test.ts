@@ -86,7 +86,14 @@ for (const kind of [localStores(), s3Stores()]) {
     it('returns the saved bytes, whole or by inclusive range, with its times', async () => {
       const store = await kind.make();
       const before = Date.now();
-      const { id } = await store.save(bytes);
+      // Saved in parts of uneven sizes (an empty one among them), as the file endpoint saves a WAV.
+      const parts = [
+        bytes.subarray(0, 44),
+        bytes.subarray(44, 44),
+        bytes.subarray(44, 700),
+        bytes.subarray(700),
+      ];
+      const { id } = await store.save(parts);
       const file = await store.open(id);
       assert.ok(file);
       assert.equal(file.size, 1000);
@@ -110,7 +117,7 @@ for (const kind of [localStores(), s3Stores()]) {
 
     it('deletes a file, and deleting an unknown id is not an error', async () => {
       const store = await kind.make();
-      const { id } = await store.save(bytes);
+      const { id } = await store.save([bytes]);
       await store.delete(id);
       assert.equal(await store.open(id), undefined);
       await store.delete(id);
@@ -119,7 +126,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('keeps saves running side by side apart, each under its own id', async () => {
       const store = await kind.make();
       const saved = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.save(Uint8Array.of(i, i, i))),
+        Array.from({ length: 20 }, (_, i) => store.save([Uint8Array.of(i, i, i)])),
       );
       assert.equal(new Set(saved.map((s) => s.id)).size, 20);
       for (const [i, { id }] of saved.entries()) {
@@ -132,7 +139,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('refuses malformed ids before touching storage: traversal and near misses', async () => {
       // Path traversal shapes from OWASP's "Path Traversal" attack page.
       const store = await kind.make();
-      const { id } = await store.save(bytes);
+      const { id } = await store.save([bytes]);
       for (const bad of [
         '../secret',
         '..%2Fsecret',
@@ -152,7 +159,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('serves a file until its lifetime is up, then gives undefined and deletes it, before any sweep', async () => {
       let now = new Date('2025-03-01T08:00:00Z');
       const store = await kind.make({ lifetimeMs: HOUR, now: () => now });
-      const { id } = await store.save(bytes);
+      const { id } = await store.save([bytes]);
       const file = await store.open(id);
       assert.equal(file?.createdAt.toISOString(), '2025-03-01T08:00:00.000Z');
       assert.equal(file?.expiresAt.toISOString(), '2025-03-01T09:00:00.000Z');
@@ -166,8 +173,8 @@ for (const kind of [localStores(), s3Stores()]) {
 
     it('sweep removes the files past their lifetime, and only those', async () => {
       const store = await kind.make();
-      const { id: first } = await store.save(bytes);
-      const { id: second } = await store.save(bytes);
+      const { id: first } = await store.save([bytes]);
+      const { id: second } = await store.save([bytes]);
       assert.equal(await store.sweep(), 0);
       assert.ok(await store.open(first));
       // A few seconds past the lifetime: some stores keep times in whole seconds.

@@ -27,7 +27,7 @@ describe('LocalFileStore', () => {
     it('creates its folder and leaves no temp file behind, even with saves running side by side', async () => {
       const dir = join(root, 'atomic', 'generated');
       const store = await LocalFileStore.create({ dir });
-      const ids = await Promise.all(Array.from({ length: 20 }, () => store.save(bytes)));
+      const ids = await Promise.all(Array.from({ length: 20 }, () => store.save([bytes])));
       const names = (await readdir(dir)).sort();
       assert.deepEqual(names, ids.map(({ id }) => `${id}.wav`).sort());
     });
@@ -68,8 +68,8 @@ describe('LocalFileStore', () => {
     it('sweep removes files (and stale temp files) older than the lifetime, and nothing else', async () => {
       const dir = join(root, 'sweep');
       const store = await LocalFileStore.create({ dir });
-      const { id: old } = await store.save(bytes);
-      const { id: fresh } = await store.save(bytes);
+      const { id: old } = await store.save([bytes]);
+      const { id: fresh } = await store.save([bytes]);
       const dayAgo = new Date(Date.now() - DEFAULT_FILE_LIFETIME_MS - 1000);
       await utimes(join(dir, `${old}.wav`), dayAgo, dayAgo);
       const staleTemp = `.${newFileId()}-0123456789ab.tmp`;

@@ -20,7 +20,7 @@ describe('S3FileStore', () => {
   it('writes <prefix><id>.wav, and sweeps only its own names under its prefix', async () => {
     const client = server.client();
     const store = new S3FileStore({ client, bucket: server.bucket, prefix: 'audio/' });
-    const { id } = await store.save(Uint8Array.of(1, 2, 3));
+    const { id } = await store.save([Uint8Array.of(1, 2, 3)]);
     const put = (Key: string) =>
       client.send(new PutObjectCommand({ Bucket: server.bucket, Key, Body: 'keep' }));
     await put('audio/README.txt');
@@ -48,7 +48,7 @@ describe('S3FileStore', () => {
     });
     try {
       const store = new S3FileStore({ client, bucket: server.bucket });
-      await assert.rejects(store.save(Uint8Array.of(1)), (error: unknown) => {
+      await assert.rejects(store.save([Uint8Array.of(1)]), (error: unknown) => {
         assert.ok(error instanceof StoreUnavailableError);
         assert.equal(error.store, 'file storage');
         assert.match(error.reason, /^unreachable/);
