@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { type FreshCall, freshBurst } from './fresh-burst-run.ts';
@@ -49,8 +50,11 @@ const burst = (base: string, calls: typeof turns, target: 'ijwi' | 'peer'): Prom
     target,
     ...(target === 'ijwi' ? { keys: calls.map(() => data.keys[nextKey++] as string) } : {}),
   });
-const firstBytes = (calls: readonly FreshCall[]) =>
-  calls.filter((c) => c.error === undefined).map((c) => c.firstByteMs);
+let errors = 0;
+const firstBytes = (calls: readonly FreshCall[]) => {
+  errors += calls.filter((c) => c.error !== undefined).length;
+  return calls.filter((c) => c.error === undefined).map((c) => c.firstByteMs);
+};
 
 const ijwi: number[] = [];
 const naive: number[] = [];
@@ -72,10 +76,12 @@ try {
 } finally {
   await server.stop();
   peer?.stop();
+  await rm(data.dataDir, { recursive: true, force: true });
 }
 const ours = percentiles(ijwi).p95;
 const theirs = naive.length > 0 ? percentiles(naive).p95 : Number.NaN;
 console.log(
   `${languages.join(',')}: ${rounds} bursts of ${size}: first byte p95 ${ours.toFixed(0)} ms (${ijwi.length} calls), ` +
-    `peer's whole file p95 ${theirs.toFixed(0)} ms (${naive.length}), ${(ours / theirs).toFixed(2)}x`,
+    `peer's whole file p95 ${theirs.toFixed(0)} ms (${naive.length}), ${(ours / theirs).toFixed(2)}x; ` +
+    `${errors} call(s) failed`,
 );

@@ -22,7 +22,7 @@ export interface HealthOptions {
 }
 
 /** Route config of the routes that still answer while the instance shuts down (`app.ts`). */
-export const ANSWERS_WHILE_CLOSING = { answersWhileClosing: true } as const;
+const ANSWERS_WHILE_CLOSING = { answersWhileClosing: true } as const;
 
 const CHECK_TIMEOUT_MS = 2_000;
 

@@ -61,6 +61,18 @@ function withNeuralPool(size: number): { dir: string; pool: EnginePool; voice: N
   return suite;
 }
 
+/** A longer text's audio is over twice a short one's, and not silence. */
+function assertSpeaksLonger(short: Int16Array, long: Int16Array): void {
+  assert.ok(
+    short.length > 0 && long.length > 2 * short.length,
+    `${short.length} then ${long.length} samples`,
+  );
+  assert.ok(
+    long.some((sample) => Math.abs(sample) > 3000),
+    'not silence',
+  );
+}
+
 describe('neural engine', () => {
   const suite = withNeuralPool(1);
   const speak = (text: string, output = native, v: NeuralVoice = suite.voice) =>
@@ -69,14 +81,7 @@ describe('neural engine', () => {
   it("speaks a pack's voice at its sample rate, longer for longer text, in every output", async () => {
     const short = littleEndianBytesToInt16(await speak('muraho'));
     const long = littleEndianBytesToInt16(await speak('muraho neza murakaza neza'));
-    assert.ok(
-      short.length > 0 && long.length > 2 * short.length,
-      `${short.length} then ${long.length} samples`,
-    );
-    assert.ok(
-      long.some((sample) => Math.abs(sample) > 3000),
-      'not silence',
-    );
+    assertSpeaksLonger(short, long);
     const telephone = await speak('muraho neza murakaza neza', mulaw);
     // Half the samples at 8 kHz, one byte each.
     assert.ok(Math.abs(telephone.byteLength - long.length / 2) <= 8, `${telephone.byteLength} bytes`);
@@ -247,13 +252,6 @@ describe('a raw Piper voice, converted on install', {
       );
     const short = await speak('Hello.');
     const long = await speak('Hello, thank you for calling the clinic.');
-    assert.ok(
-      short.length > 0 && long.length > 2 * short.length,
-      `${short.length} then ${long.length} samples`,
-    );
-    assert.ok(
-      long.some((sample) => Math.abs(sample) > 3000),
-      'not silence',
-    );
+    assertSpeaksLonger(short, long);
   });
 });
