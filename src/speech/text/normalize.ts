@@ -304,6 +304,43 @@ export function numberRangeRule(to: string, year?: (n: number) => string): Norma
   };
 }
 
+/** What says a number is an identifier (an extension, a flight, a box) and how to read it. */
+export interface IdentifierReading {
+  /** For tests and `--show normalized` debugging, e.g. `flight-number`. */
+  readonly name: string;
+  /** The words before the number, as a regular-expression source without capturing groups. */
+  readonly keyword: string;
+  /** The keyword as it is to be said (an abbreviation expanded: `ext.` -> "extension"). */
+  readonly say: (keyword: string) => string;
+  /** The digits as people read this kind of number. */
+  readonly read: (digits: string) => string;
+  /** For flights: a two-character airline code before the digits (`WB 464`), spelled with this. */
+  readonly letter?: (upperCaseLetter: string) => string;
+}
+
+/**
+ * A language rule for a number that names something rather than counts it, after the word that
+ * says so: "extension 2045" is said digit by digit, "flight WB 464" and "P.O. Box 1234" the way
+ * their digits are usually said (in pairs), never as "two thousand forty-five". A "number" sign
+ * between them (`No.`, `n°`, `#`) is not said.
+ */
+export function identifierRule(reading: IdentifierReading): NormalizationRule {
+  const code = reading.letter ? '(?:([A-Z][A-Z0-9]|[0-9][A-Z])[ \\u00A0]?)?' : '()';
+  return {
+    name: reading.name,
+    pattern: new RegExp(
+      `(?<![\\p{L}\\p{N}])(${reading.keyword})[ \\u00A0]?(?:(?:No\\.|no\\.|n°|N°|#)[ \\u00A0]?)?${code}(\\d{1,8})(?![\\p{L}\\p{N}]|[.,]\\p{N})`,
+      'gu',
+    ),
+    replace: (m) => {
+      const airline = m[2]
+        ? Array.from(m[2], (c) => (/\d/.test(c) ? reading.read(c) : (reading.letter?.(c) ?? c)))
+        : [];
+      return [reading.say(m[1] ?? ''), ...airline, reading.read(m[3] ?? '')].join(' ');
+    },
+  };
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -72,10 +72,23 @@ export function englishOrdinal(n: number): string {
  */
 export function englishYear(year: number): string {
   if (year < 1100 || year > 9999 || (year >= 2000 && year < 2010)) return englishCardinal(year);
-  const century = Math.floor(year / 100);
-  const rest = year % 100;
-  if (rest === 0) return `${englishCardinal(century)} hundred`;
-  return `${englishCardinal(century)} ${rest < 10 ? `oh ${ONES[rest]}` : belowHundred(rest)}`;
+  return englishPairs(String(year));
+}
+
+/**
+ * A number that names a thing rather than counts it (a flight, a post-office box), said the way
+ * years are: the last two digits as a pair after the rest, "four oh one", "twelve thirty-four",
+ * "twelve hundred", but "two thousand" for a round thousand. Two digits or fewer are a plain
+ * number; a leading zero or more than four digits, digit by digit.
+ */
+export function englishPairs(digits: string): string {
+  if (!/^\d+$/.test(digits) || digits.startsWith('0') || digits.length > 4) return englishDigits(digits);
+  const n = Number(digits);
+  if (n < 100 || n % 1000 === 0) return englishCardinal(n);
+  const head = englishCardinal(Math.floor(n / 100));
+  const rest = n % 100;
+  if (rest === 0) return `${head} hundred`;
+  return `${head} ${rest < 10 ? `oh ${ONES[rest]}` : belowHundred(rest)}`;
 }
 
 /** Digits read one by one, as after a decimal point or in a phone number. */

@@ -2,9 +2,16 @@
  * Patterns only English has: ordinals written with a suffix, dates with month names, years
  * after a preposition, and abbreviations whose reading depends on what follows them.
  */
-import { addressRules, degreeRule, letterNames, numberRangeRule, singularUnitRule } from '../normalize.ts';
+import {
+  addressRules,
+  degreeRule,
+  identifierRule,
+  letterNames,
+  numberRangeRule,
+  singularUnitRule,
+} from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
-import { englishCardinal, englishOrdinal, englishYear } from './numbers.ts';
+import { englishCardinal, englishDigits, englishOrdinal, englishPairs, englishYear } from './numbers.ts';
 
 /** English month names, January first. */
 export const ENGLISH_MONTHS: readonly string[] = [
@@ -135,8 +142,29 @@ export const englishRules: readonly NormalizationRule[] = [
     ),
     replace: (m) => MONTH_ABBREVIATIONS[m[1] ?? m[2] ?? ''] ?? m[0],
   },
-  {
+  // Numbers that name rather than count: an extension digit by digit, as phone digits are read;
+  // a flight (airline code spelled) and a post-office box the way years are said ("four oh one").
+  identifierRule({
+    name: 'extension',
+    keyword: '[Ee]xtension|[Ee]xt\\.?|EXT\\.?|x(?=\\d)',
+    say: () => 'extension',
+    read: englishDigits,
+  }),
+  identifierRule({
+    name: 'flight-number',
+    keyword: '[Ff]light',
+    say: (keyword) => keyword,
+    read: englishPairs,
+    letter: englishLetter,
+  }),
+  identifierRule({
     name: 'post-office-box',
+    keyword: 'P\\.? ?O\\.? Box|[Pp]ost [Oo]ffice [Bb]ox',
+    say: (keyword) => (/^post/i.test(keyword) ? keyword : 'pee oh box'),
+    read: englishPairs,
+  }),
+  {
+    name: 'post-office-box-alone',
     pattern: /(?<![\p{L}])P\.? ?O\.? Box(?![\p{L}])/gu,
     replace: () => 'pee oh box',
   },

@@ -80,6 +80,28 @@ export function frenchZeroLed(digits: string): string {
 }
 
 /**
+ * A number that names a thing rather than counts it (a flight, a post-office box, an extension),
+ * read as French speakers read such numbers and phone numbers: up to three digits as a number,
+ * longer ones in pairs ("vol 1234": douze trente-quatre; "3502": trente-cinq zéro deux), an odd
+ * first digit alone; leading zeros said "zéro".
+ */
+export function frenchPairs(digits: string): string {
+  if (digits.length <= 3) return frenchZeroLed(digits);
+  const pairs = digits.length % 2 === 0 ? digits : digits.slice(1);
+  const head = digits.length % 2 === 0 ? [] : [frenchZeroLed(digits.charAt(0))];
+  return [...head, ...(pairs.match(/\d\d/g) ?? []).map(frenchZeroLed)].join(' ');
+}
+
+/**
+ * One group of a phone number as written: "+33" as "plus trente-trois", an even group in pairs
+ * (`0788`: zéro sept, quatre-vingt-huit), an odd one as one number (`123`: cent vingt-trois).
+ */
+export function frenchPhoneGroup(group: string): string {
+  if (group.startsWith('+')) return `plus ${frenchCardinal(Number(group.slice(1)))}`;
+  return group.length % 2 === 0 ? frenchPairs(group) : frenchZeroLed(group);
+}
+
+/**
  * Digits after the decimal comma as French speakers read them: leading zeros one by one, then
  * the rest as a number ("3,05" -> "zéro cinq", "3,25" -> "vingt-cinq"); a long tail digit by digit.
  */

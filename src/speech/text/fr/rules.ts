@@ -6,6 +6,7 @@
 import {
   addressRules,
   degreeRule,
+  identifierRule,
   letterNames,
   NUMERIC_DATE_SOURCE,
   numberRangeRule,
@@ -13,7 +14,7 @@ import {
   singularUnitRule,
 } from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
-import { frenchCardinal, frenchFeminine, frenchOrdinal } from './numbers.ts';
+import { frenchCardinal, frenchFeminine, frenchOrdinal, frenchPairs, frenchPhoneGroup } from './numbers.ts';
 
 /** French letter names (OQLF, BDL "Nom des lettres"). */
 export const frenchLetter = letterNames(
@@ -75,16 +76,36 @@ const FEMININE = [
 ].join('|');
 const FEMININE_NOUN = `(?:${FEMININE})s?|\\p{L}+(?:tion|sion|té|ette|ance|ence)s?`;
 
-/** Roman numerals up to 3999, the way centuries and millennia are written (XXIe siècle). */
+const ROMAN_VALUES: readonly (readonly [string, number])[] = [
+  ['M', 1000],
+  ['CM', 900],
+  ['D', 500],
+  ['CD', 400],
+  ['C', 100],
+  ['XC', 90],
+  ['L', 50],
+  ['XL', 40],
+  ['X', 10],
+  ['IX', 9],
+  ['V', 5],
+  ['IV', 4],
+  ['I', 1],
+];
+
+/**
+ * A Roman numeral's value up to 3999, the way centuries, millennia, kings and popes are written
+ * (XXIe siècle, Louis XIV); 0 for letters that are not a numeral in its usual form (IIII, VX).
+ */
 function romanValue(roman: string): number {
-  const values: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
+  let rest = roman;
   let total = 0;
-  for (let i = 0; i < roman.length; i++) {
-    const value = values[roman[i] ?? ''] ?? 0;
-    const next = values[roman[i + 1] ?? ''] ?? 0;
-    total += value < next ? -value : value;
+  for (const [symbol, value] of ROMAN_VALUES) {
+    for (let times = 0; rest.startsWith(symbol) && times < 3; times++) {
+      total += value;
+      rest = rest.slice(symbol.length);
+    }
   }
-  return total;
+  return rest === '' ? total : 0;
 }
 
 // Month and day abbreviations (BDL, "Abréviations des noms de mois et de jours").
@@ -157,6 +178,57 @@ export const frenchRules: readonly NormalizationRule[] = [
       if (n === 0) return m[0];
       return n === 1 ? (m[2] === 're' ? 'première' : 'premier') : frenchOrdinal(n);
     },
+  },
+  {
+    // "Louis XIV", "Jean-Paul II", "lycée Henri-IV", "François Ier": a regnal number after a name
+    // is a cardinal, except the first, "Ier", said "premier" (BDL, "Chiffres romains"). Only I, V
+    // and X, so "Vitamine C" or "Groupe D" stay letters.
+    name: 'regnal-number',
+    pattern: /(?<=\p{Lu}\p{Ll}+[ -])([IVX]{1,6})(er)?(?![\p{L}\p{N}])/gu,
+    replace: (m) => {
+      const n = romanValue(m[1] ?? '');
+      if (n === 0 || (m[2] !== undefined && n !== 1)) return m[0];
+      return m[2] === undefined ? frenchCardinal(n) : 'premier';
+    },
+  },
+  {
+    // "au XIXe", "la Ve République": a Roman ordinal of I, V and X alone is an ordinal too.
+    name: 'roman-ordinal',
+    pattern: /(?<![\p{L}\p{N}])([IVX]{1,6})(er|re|e|ème)(?![\p{L}\p{N}])/gu,
+    replace: (m) => {
+      const n = romanValue(m[1] ?? '');
+      if (n === 0) return m[0];
+      return n === 1 ? (m[2] === 're' ? 'première' : 'premier') : frenchOrdinal(n);
+    },
+  },
+  // Numbers that name rather than count, read in pairs as French speakers read them: an
+  // extension ("poste"), a flight (airline code spelled), a post-office box ("B.P.").
+  identifierRule({ name: 'extension', keyword: '[Pp]oste', say: (keyword) => keyword, read: frenchPairs }),
+  identifierRule({
+    name: 'flight-number',
+    keyword: '[Vv]ol',
+    say: (keyword) => keyword,
+    read: frenchPairs,
+    letter: frenchLetter,
+  }),
+  identifierRule({
+    name: 'post-office-box',
+    keyword: 'B\\.? ?P\\.?|[Bb]oîte postale',
+    say: () => 'boîte postale',
+    read: frenchPairs,
+  }),
+  {
+    // "01 23 45 67 89", "+33 1 23 45 67 89", "01.23.45.67.89": a number written in pairs is read
+    // in those pairs, with a pause between them (Rwandan numbers, in groups of three, are read by
+    // the shared phone reading).
+    name: 'phone-in-pairs',
+    pattern:
+      /(?<![\p{L}\p{N}+])(?:\+(?!250)\d{2,3}[ \u00A0.]\d|0[1-9])([ \u00A0.-])\d\d(?:\1\d\d){3}(?!\p{N}|[.,]\p{N})/gu,
+    replace: (m) =>
+      m[0]
+        .split(/[ \u00A0.-]/)
+        .map(frenchPhoneGroup)
+        .join(', '),
   },
   {
     // "1 place", "21 personnes": un/une agrees with the feminine noun counted.

@@ -5,7 +5,7 @@
  */
 import { letterNames } from '../normalize.ts';
 import type { CurrencyCode, Verbalizer } from '../verbalizer.ts';
-import { frenchCardinal, frenchDecimal, frenchFeminine, frenchOrdinal, frenchZeroLed } from './numbers.ts';
+import { frenchCardinal, frenchDecimal, frenchFeminine, frenchOrdinal, frenchPhoneGroup } from './numbers.ts';
 import { frenchDateWords, frenchRules } from './rules.ts';
 
 interface CurrencyNouns {
@@ -45,13 +45,6 @@ function frenchMoney(integer: number, fractionDigits: string, currency: Currency
     return `${frenchCardinal(centimes)} ${centimes > 1 ? (hundredths ?? `${hundredth}s`) : hundredth}`;
   // Spoken French leaves the hundredths unnamed: "douze dollars cinquante".
   return `${whole} ${frenchCardinal(centimes)}`;
-}
-
-/** One group of a phone number: leading zeros one by one, then pairs, or three digits as a number. */
-function phoneGroup(group: string): string {
-  if (group.startsWith('+')) return `plus ${frenchCardinal(Number(group.slice(1)))}`;
-  const chunks = group.length % 2 === 0 ? (group.match(/\d\d/g) ?? []) : [group];
-  return chunks.map(frenchZeroLed).join(' ');
 }
 
 function frenchTime(hours: number, minutes: number): string {
@@ -104,7 +97,7 @@ export const frenchVerbalizer: Verbalizer = {
   decimal: frenchDecimal,
   percent: (integer, fractionDigits) => `${frenchDecimal(integer, fractionDigits)} pour cent`,
   money: frenchMoney,
-  phone: (groups) => groups.map(phoneGroup).join(', '),
+  phone: (groups) => groups.map(frenchPhoneGroup).join(', '),
   time: frenchTime,
   date: (day, month, year) => `le ${frenchDateWords(day, month, year)}`,
   ordinal: frenchOrdinal,

@@ -177,7 +177,7 @@ describe('English normalisation', () => {
       ['Kimihurura Ave, near KG 7 Ave.', 'Kimihurura Avenue, near kay gee seven Avenue.'],
       ['5 KN 3 Rd', 'five kay en three Road'],
       ['Ave Maria', 'Ave Maria'],
-      ['P.O. Box 123', 'pee oh box one hundred twenty-three'],
+      ['P.O. Box 123', 'pee oh box one twenty-three'],
       ['PO Box 7', 'pee oh box seven'],
       ['Call us 24/7.', 'Call us twenty-four seven.'],
       ['Write to info@kigali-clinic.rw.', 'Write to info at kigali dash clinic dot ar double you.'],
@@ -218,6 +218,27 @@ describe('English normalisation', () => {
       ['-3 °C', 'minus three degrees Celsius'],
       ['98.6°F', 'ninety-eight point six degrees Fahrenheit'],
       ['1°C', 'one degree Celsius'],
+    ]);
+  });
+
+  describe('numbers that name rather than count', () => {
+    // An extension is dialled, so read digit by digit like the phone number before it; flight and
+    // post-office box numbers are said like years, in pairs ("flight four oh one", "P.O. Box
+    // twelve thirty-four"), an airline code letter by letter.
+    check([
+      ['extension 2045', 'extension two zero four five'],
+      ['ext. 12', 'extension one two'],
+      ['x123', 'extension one two three'],
+      ['3 x 4', 'three x four'],
+      ['next 5', 'next five'],
+      ['flight WB 464', 'flight double you bee four sixty-four'],
+      ['Flight KQ1234', 'Flight kay cue twelve thirty-four'],
+      ['flight No. 1205', 'flight twelve oh five'],
+      ['flight 5Y 300', 'flight five why three hundred'],
+      ['P.O. Box 1234', 'pee oh box twelve thirty-four'],
+      ['PO Box 56', 'pee oh box fifty-six'],
+      ['post office box 3502', 'post office box thirty-five oh two'],
+      ['The P.O. Box is closed.', 'The pee oh box is closed.'],
     ]);
   });
 

@@ -172,7 +172,7 @@ describe('French normalisation', () => {
       ['le XIXe siècle', 'le dix-neuvième siècle'],
       ['au Ier siècle', 'au premier siècle'],
       ['le IIIe millénaire', 'le troisième millénaire'],
-      ['les XVe et XVIe siècles', 'les XVe et seizième siècles'],
+      ['les XVe et XVIe siècles', 'les quinzième et seizième siècles'],
     ]);
   });
 
@@ -236,6 +236,44 @@ describe('French normalisation', () => {
       ['5 £', 'cinq livres sterling'],
       ['GBP 20', 'vingt livres sterling'],
       ['0,50 £', 'cinquante pence'],
+    ]);
+  });
+
+  describe('numbers that name rather than count', () => {
+    // Numbers written in pairs are read in those pairs (Wikipédia, "Numéros de téléphone en
+    // France": "01 23 45 67 89" is said "zéro un, vingt-trois, ..."); a flight, an extension
+    // ("poste") or a post-office box ("B.P.", boîte postale) of four digits in pairs, of three or
+    // fewer as a number; an airline code spelled.
+    check([
+      ['01 23 45 67 89', 'zéro un, vingt-trois, quarante-cinq, soixante-sept, quatre-vingt-neuf'],
+      ['01.23.45.67.89', 'zéro un, vingt-trois, quarante-cinq, soixante-sept, quatre-vingt-neuf'],
+      [
+        '+33 1 23 45 67 89',
+        'plus trente-trois, un, vingt-trois, quarante-cinq, soixante-sept, quatre-vingt-neuf',
+      ],
+      ['0788 123 456', 'zéro sept quatre-vingt-huit, cent vingt-trois, quatre cent cinquante-six'],
+      ['le vol AF 1234', 'le vol a effe douze trente-quatre'],
+      ['vol WB 464', 'vol double vé bé quatre cent soixante-quatre'],
+      ['poste 2045', 'poste vingt quarante-cinq'],
+      ['B.P. 3502 Kigali', 'boîte postale trente-cinq zéro deux Kigali'],
+      ['BP 567', 'boîte postale cinq cent soixante-sept'],
+    ]);
+  });
+
+  describe('Roman numerals after a name and ordinals', () => {
+    // BDL, "Chiffres romains": a king's or pope's number is a cardinal but the first ("Ier",
+    // premier); a Roman numeral with an ordinal ending is an ordinal (XIXe, Ve République).
+    check([
+      ['Louis XIV', 'Louis quatorze'],
+      ['François Ier', 'François premier'],
+      ['le pape Jean-Paul II', 'le pape Jean-Paul deux'],
+      ['Benoît XVI', 'Benoît seize'],
+      ['le lycée Henri-IV', 'le lycée Henri-quatre'],
+      ['au XIXe', 'au dix-neuvième'],
+      ['la Ve République', 'la cinquième République'],
+      ['la Ire armée', 'la première armée'],
+      ['Vitamine C', 'Vitamine C'],
+      ['Louis IIII', 'Louis IIII'],
     ]);
   });
 
