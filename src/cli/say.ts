@@ -32,7 +32,10 @@ const usage = `usage: npm run say -- [options] "text to speak"
   --show           normalized: print the text as it will be spoken
                    phonemes: print the phonemes of each chunk
                    engine: list every voice with the engine that speaks it
-                   (all without synthesising)`;
+                   (all without synthesising)
+  --each-line      with --show: read each line of the text as a text of its own
+                   and print what each gives on a line of its own, in order
+                   (many checks in one run)`;
 
 class UsageError extends Error {}
 
@@ -52,6 +55,7 @@ function parseCommandLine(argv: string[]) {
       ssml: { type: 'boolean', default: false },
       show: { type: 'string' },
       account: { type: 'string' },
+      'each-line': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -73,17 +77,23 @@ function parseCommandLine(argv: string[]) {
   }
   if (values.show === undefined && !values.out) throw new UsageError('give --out FILE');
   if (values.raw && !format) throw new UsageError('--raw needs --format');
+  if (values['each-line'] && values.show === undefined) throw new UsageError('--each-line needs --show');
   // The same gate as the API: control characters refused, SSML parsed by Ijwi, never the engine.
   const textType = values.ssml ? 'ssml' : 'text';
-  const read = readInputText(text, textType, voice);
-  if (!read.ok) throw new UsageError(read.message);
-  const speech = {
-    document: read.document,
-    maxSeconds: audioBoundSeconds(voice.language, codePointCount(text), textType),
-  };
+  const texts = values['each-line'] ? text.split(/\r?\n/).filter((line) => line.trim() !== '') : [text];
+  const speeches = texts.map((input, index) => {
+    const read = readInputText(input, textType, voice);
+    if (!read.ok)
+      throw new UsageError(texts.length > 1 ? `line ${index + 1}: ${read.message}` : read.message);
+    return {
+      document: read.document,
+      maxSeconds: audioBoundSeconds(voice.language, codePointCount(input), textType),
+    };
+  });
+  if (speeches.length === 0) throw new UsageError('give the text to speak');
   return {
     text,
-    speech,
+    speeches,
     textType,
     voice,
     format,
@@ -199,10 +209,10 @@ async function main(): Promise<void> {
     showEngines();
     return;
   }
-  let speech = args.speech;
+  let speeches = args.speeches;
   if (args.account !== undefined) {
     try {
-      speech = await withAccountLexicon(args.account, args);
+      speeches = await withAccountLexicon(args.account, args);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       process.stderr.write(`${error.message}\n`);
@@ -210,21 +220,27 @@ async function main(): Promise<void> {
       return;
     }
   }
-  if (args.show === 'normalized' || args.show === 'phonemes')
-    await show(args.show, speech.document, args.voice);
-  else if (args.out) await speak(speech, args.voice, args.format, args.out, args.raw);
+  const [speech] = speeches;
+  if (args.show === 'normalized' || args.show === 'phonemes') {
+    for (const each of speeches) await show(args.show, each.document, args.voice);
+  } else if (args.out && speech) await speak(speech, args.voice, args.format, args.out, args.raw);
 }
 
-/** The speech with the account's lexicon applied, read from the service's own database. */
+/** Each speech with the account's lexicon applied, read from the service's own database. */
 async function withAccountLexicon(
   accountId: string,
-  args: Pick<Extract<ReturnType<typeof parseCommandLine>, { text: string }>, 'speech' | 'voice' | 'textType'>,
-): Promise<Pick<SynthesisRequest, 'document' | 'maxSeconds'>> {
+  args: Pick<
+    Extract<ReturnType<typeof parseCommandLine>, { text: string }>,
+    'speeches' | 'voice' | 'textType'
+  >,
+): Promise<Pick<SynthesisRequest, 'document' | 'maxSeconds'>[]> {
   const db = await openDatabase(loadConfig().database);
   try {
     if ((await db.accounts.find(accountId)) === undefined) throw new UsageError(`no account ${accountId}`);
     const lexicon = await new LexiconService(db.lexicons).lexiconFor(accountId, args.voice.language);
-    return withPronunciations(args.speech, lexicon, args.voice.language, args.textType);
+    return args.speeches.map((speech) =>
+      withPronunciations(speech, lexicon, args.voice.language, args.textType),
+    );
   } finally {
     await db.close();
   }

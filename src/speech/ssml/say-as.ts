@@ -76,7 +76,7 @@ function digits(content: string, v: Verbalizer): string {
 
 function cardinal(content: string, interpretAs: string, v: Verbalizer): string {
   const match = NUMBER.exec(content);
-  const n = match && parseWrittenNumber(match[2] ?? '', v.decimalSeparator);
+  const n = match && parseWrittenNumber(match[2] ?? '', v.decimalSeparator, v.groupsBeforeThreeDigits);
   if (!match || !n) {
     return refuse(
       content,
@@ -173,7 +173,7 @@ function currency(content: string, v: Verbalizer): string {
   const written = before?.[2] ?? after?.[1];
   const n =
     code && written !== undefined
-      ? parseWrittenNumber(written, v.decimalSeparator, code === 'RWF')
+      ? parseWrittenNumber(written, v.decimalSeparator, code === 'RWF' || v.groupsBeforeThreeDigits)
       : undefined;
   if (code === undefined || n === undefined) {
     return refuse(

@@ -102,13 +102,14 @@ export function parseNumericDate(text: string): WrittenDate | undefined {
  * the last one is the decimal mark; a mark written twice or more groups thousands; a lone mark
  * is the language's decimal separator if it is that one, else a thousands separator when exactly
  * three digits follow (`1,000` in English, `1.000` in French), else a decimal mark after all
- * (`1,5` in English text is one and a half). `noMinorUnit` (Rwandan francs, ISO 4217 exponent 0)
- * makes a lone mark before three digits always group thousands (`Frw 5.000`).
+ * (`1,5` in English text is one and a half). `groupsBeforeThreeDigits` makes a lone mark before
+ * three digits always group thousands: Rwandan francs (ISO 4217 exponent 0, `Frw 5.000`), and a
+ * language whose texts write both marks both ways (Verbalizer.groupsBeforeThreeDigits).
  */
 export function parseWrittenNumber(
   written: string,
   decimalSeparator: '.' | ',',
-  noMinorUnit = false,
+  groupsBeforeThreeDigits = false,
 ): WrittenNumber | undefined {
   const digits = written.replace(/[ \u00A0\u202F\u2009]/g, '');
   const lastComma = digits.lastIndexOf(',');
@@ -119,8 +120,9 @@ export function parseWrittenNumber(
   } else if (lastComma >= 0 || lastDot >= 0) {
     const mark = lastComma >= 0 ? ',' : '.';
     const single = digits.indexOf(mark) === digits.lastIndexOf(mark);
-    const threeAfter = /^\d{3}$/.test(digits.slice(digits.lastIndexOf(mark) + 1));
-    if (single && !(threeAfter && (noMinorUnit || mark !== decimalSeparator))) decimalMark = mark;
+    // `0,125` is never a grouped number: a first group is never 0.
+    const threeAfter = /^\d{3}$/.test(digits.slice(digits.lastIndexOf(mark) + 1)) && !/^0\D/.test(digits);
+    if (single && !(threeAfter && (groupsBeforeThreeDigits || mark !== decimalSeparator))) decimalMark = mark;
   }
   const cut = decimalMark === undefined ? digits.length : digits.lastIndexOf(decimalMark);
   const integerDigits = digits.slice(0, cut).replace(/[.,]/g, '');
@@ -377,7 +379,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
   const readNumber = (written: string, sign: string | undefined): string | undefined => {
     // A leading zero marks a code or an identifier (`007`), read digit by digit.
     if (/^0\d+$/.test(written)) return digitByDigit(written);
-    const n = parseWrittenNumber(written, sep);
+    const n = parseWrittenNumber(written, sep, v.groupsBeforeThreeDigits);
     if (n === undefined) return undefined;
     // From a trillion up, a digit string is an identifier, not a quantity anyone says aloud.
     if (n.integer > 999_999_999_999) return digitByDigit(written.replace(/\D/g, ''));
@@ -416,7 +418,11 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
       replace: (m) => {
         const currency = CURRENCY_CODES[m[2] ?? m[6] ?? ''];
         if (currency === undefined) return undefined;
-        const n = parseWrittenNumber(m[3] ?? m[5] ?? '', sep, currency === 'RWF');
+        const n = parseWrittenNumber(
+          m[3] ?? m[5] ?? '',
+          sep,
+          currency === 'RWF' || v.groupsBeforeThreeDigits,
+        );
         const amount = n && v.money(n.integer, n.fractionDigits, currency);
         return amount && ((m[1] ?? m[4]) === undefined ? amount : `${v.minus} ${amount}`);
       },
@@ -451,7 +457,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
     {
       pattern: new RegExp(`${SIGN}${NUMBER_START}(${NUMBER})[ \\u00A0\\u202F]?%`, 'gu'),
       replace: (m) => {
-        const n = parseWrittenNumber(m[2] ?? '', sep);
+        const n = parseWrittenNumber(m[2] ?? '', sep, v.groupsBeforeThreeDigits);
         return n && v.percent(signed(m[1], n.integer), n.fractionDigits);
       },
     },

@@ -18,9 +18,10 @@ const COMMON = '0-9\\s!-/:-@\\[-`{-~«»“”‘’‚„–—…€£°·';
 const LATIN = 'A-Za-z';
 const FRENCH = 'ÀÂÆÇÈÉÊËÎÏÔŒÙÛÜŸàâæçèéêëîïôœùûüÿ';
 
-// Kinyarwanda keeps tone marks and French names' accents: its own rules drop them.
+// Kinyarwanda keeps tone marks and French names' accents: its own rules drop them. It also
+// keeps the fraction characters, which its normaliser reads (½ "kimwe cya kabiri").
 const ALPHABET: Readonly<Record<LanguageCode, string>> = {
-  rw: `${COMMON}${LATIN}${FRENCH}\\u0300-\\u036F`,
+  rw: `${COMMON}${LATIN}${FRENCH}\\u0300-\\u036F½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞`,
   en: `${COMMON}${LATIN}`,
   fr: `${COMMON}${LATIN}${FRENCH}`,
 };

@@ -25,6 +25,12 @@ export interface Verbalizer {
   readonly language: LanguageCode;
   /** The decimal separator of the language as usually written (`3.5` in English, `3,5` in French). */
   readonly decimalSeparator: '.' | ',';
+  /**
+   * Whether a lone `.` or `,` before exactly three digits always groups thousands, whichever mark
+   * it is (`1,500` and `1.500` are both 1500): for a language whose texts write both marks both
+   * ways, so that only a mark before other than three digits is a decimal one.
+   */
+  readonly groupsBeforeThreeDigits?: boolean;
   /** A whole number in counting form; negative numbers too. Must cover at least 0..999,999,999. */
   cardinal(n: number): string;
   /** The word said before a negative amount ("minus"). */

@@ -183,6 +183,16 @@ describe('createNormalizer: percentages, decimals and grouped numbers', () => {
     assert.deepEqual(parseWrittenNumber('5.000', '.', true), { integer: 5000, fractionDigits: '' });
     assert.equal(parseWrittenNumber('abc', '.'), undefined);
   });
+  it('groups a lone mark before three digits, whichever it is, for a language that asks it', () => {
+    assert.deepEqual(parseWrittenNumber('1,500', '.', true), { integer: 1500, fractionDigits: '' });
+    assert.deepEqual(parseWrittenNumber('1.500', '.', true), { integer: 1500, fractionDigits: '' });
+    assert.deepEqual(parseWrittenNumber('2,5', '.', true), { integer: 2, fractionDigits: '5' });
+    assert.deepEqual(parseWrittenNumber('1,5000', '.', true), { integer: 1, fractionDigits: '5000' });
+  });
+  it('never groups a number whose first group is 0', () => {
+    assert.deepEqual(parseWrittenNumber('0,125', '.', true), { integer: 0, fractionDigits: '125' });
+    assert.deepEqual(parseWrittenNumber('0,500', '.'), { integer: 0, fractionDigits: '500' });
+  });
 });
 
 describe('createNormalizer: acronyms and abbreviations', () => {

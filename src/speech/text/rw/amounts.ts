@@ -1,20 +1,72 @@
+import { isNegative } from '../normalize.ts';
 import type { CurrencyCode } from '../verbalizer.ts';
-import { cardinal, readDigits } from './numbers.ts';
+import { type Agreement, cardinal, link, ordinal, readDigits } from './numbers.ts';
 
 /**
- * A decimal number: the whole part in counting form, the comma said as "akitso" (the Kinyarwanda name
- * of the comma, the decimal sign in Rwanda per CLDR rw), then the fraction digits one by one so that
- * "3,05" and "3,5" stay distinct: "gatatu akitso zeru gatanu", "gatatu akitso gatanu". This is a
- * choice: no published rule for reading decimals aloud was found.
+ * A decimal number as the reference Kinyarwanda normaliser reads it (anzeyimana/morphokin,
+ * `spell_decimal`): the whole part, then "n'ibice" (and parts) with the digits after the mark as
+ * one number agreeing with ibice (class 8): 2.25 "kabiri n'ibice makumyabiri na bitanu", .1
+ * "n'igice kimwe" (one part). Two choices of our own, written in README.md: a single 5 is
+ * "n'igice" (and a half: 2,5 "kabiri n'igice", as Harvard ELIAS writes 2 1/2 and as the
+ * reference normaliser's own correction from recordings reads .5), and each leading zero is said
+ * "zeru" so that 3,05 and 3,5 stay apart (the reference drops it). The whole part agrees like any
+ * number (`agreement`: ibiro bibiri n'igice).
  */
-export function decimalWords(integer: number, fractionDigits: string): string {
-  const whole = cardinal(integer);
-  return fractionDigits === '' ? whole : `${whole} akitso ${readDigits(fractionDigits)}`;
+export function decimalWords(
+  integer: number,
+  fractionDigits: string,
+  agreement: Agreement = 'counting',
+): string {
+  if (isNegative(integer)) return `ukuyemo ${decimalWords(-integer, fractionDigits, agreement)}`;
+  const whole = cardinal(integer, agreement);
+  if (fractionDigits === '') return whole;
+  if (fractionDigits === '5') return `${whole} n'igice`;
+  if (fractionDigits === '1') return `${whole} n'igice kimwe`;
+  const significant = fractionDigits.replace(/^0+/, '');
+  const zeros = readDigits(fractionDigits.slice(0, fractionDigits.length - significant.length));
+  const parts = significant === '' ? zeros : `${zeros} ${cardinal(Number(significant), 'class8')}`.trim();
+  return `${whole} n'ibice ${parts}`;
 }
 
 /** A percentage, "15%" read "cumi na gatanu ku ijana" (literally "fifteen per hundred"). */
 export function percentWords(integer: number, fractionDigits: string): string {
   return `${decimalWords(integer, fractionDigits)} ku ijana`;
+}
+
+/**
+ * A fraction as Harvard ELIAS ("Grammar: Fundamental mathematics") writes them: the numerator
+ * agrees with igice/ibice (class 7/8), the connective cya/bya, then the denominator's ordinal:
+ * 1/2 "kimwe cya kabiri", 3/4 "bitatu bya kane", 1/100 "kimwe cy'ijana".
+ */
+export function fractionWords(numerator: number, denominator: number): string {
+  const connective = numerator === 1 ? 'cya' : 'bya';
+  return `${cardinal(numerator, 'class8')} ${link(connective, ordinal(denominator))}`;
+}
+
+/**
+ * A whole number and a fraction (ELIAS: 1 1/2 "rimwe n'igice", 10 1/4 "icumi na kimwe cya
+ * kane"): a half is "n'igice", another fraction joins with "na".
+ */
+export function mixedNumberWords(whole: number, numerator: number, denominator: number): string {
+  if (numerator * 2 === denominator) return `${cardinal(whole)} n'igice`;
+  return `${cardinal(whole)} ${link('na', fractionWords(numerator, denominator))}`;
+}
+
+// After ku (to, at) three numerals lose their initial vowel and three keep it, as the reference
+// normaliser writes them (kugeza ku munani, ku gihumbi, ku bihumbi; ku ijana, ku icumi, ku
+// icyenda); before any other number the locative is "kuri".
+const KU_ELIDES = /^(?:umunani|igihumbi|ibihumbi)\b/;
+const KU_KEEPS = /^(?:ijana|icumi|icyenda)\b/;
+
+/** A number in words after the locative: "ku bihumbi bitanu", "ku icumi", "kuri gatanu". */
+export function locative(words: string): string {
+  if (KU_ELIDES.test(words)) return `ku ${words.slice(1)}`;
+  return KU_KEEPS.test(words) ? `ku ${words}` : `kuri ${words}`;
+}
+
+/** A range of two amounts in words: "kuva kuri gatanu kugeza ku icumi". */
+export function rangeWords(from: string, to: string): string {
+  return `kuva ${locative(from)} kugeza ${locative(to)}`;
 }
 
 interface Currency {
@@ -30,6 +82,11 @@ const CURRENCIES: Readonly<Record<CurrencyCode, Currency>> = {
   GBP: { one: 'ipawundi', many: 'amapawundi' },
 };
 
+/** The noun of a currency for an amount other than one: amafaranga, amadolari... */
+export function currencyNoun(code: CurrencyCode): string {
+  return CURRENCIES[code].many;
+}
+
 function countOf(currency: Currency, n: number): string {
   return n === 1 ? `${currency.one} rimwe` : `${currency.many} ${cardinal(n, 'class6')}`;
 }
@@ -43,7 +100,7 @@ const CENTS: Currency = { one: 'isenti', many: 'amasenti' };
  */
 export function moneyWords(integer: number, fractionDigits: string, code: CurrencyCode): string {
   const currency = CURRENCIES[code];
-  if (fractionDigits.length > 2) return `${currency.many} ${decimalWords(integer, fractionDigits)}`;
+  if (fractionDigits.length > 2) return `${currency.many} ${decimalWords(integer, fractionDigits, 'class6')}`;
   const cents = fractionDigits === '' ? 0 : Number(fractionDigits.padEnd(2, '0'));
   if (cents === 0) return countOf(currency, integer);
   if (integer === 0) return countOf(CENTS, cents);

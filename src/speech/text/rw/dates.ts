@@ -16,6 +16,10 @@ export const MONTHS = [
   'ukuboza',
 ] as const;
 
+/** The month names as written, any of them, as a regular-expression alternation. */
+export const MONTH_NAMES =
+  'Mutarama|Gashyantare|Werurwe|Mata|Gicurasi|Gicuransi|Kamena|Nyakanga|Kanama|Nzeri|Nzeli|Ukwakira|Ugushyingo|Ukuboza';
+
 // Older CLDR data and older texts spell two months differently; both are read with today's name.
 const MONTH_VARIANTS: Readonly<Record<string, number>> = { nzeli: 9, gicuransi: 5 };
 
@@ -44,11 +48,12 @@ export function yearPhrase(year: number): string {
 
 /**
  * A calendar date read the way Rwandan media say "tariki 12 Gicurasi 2026": "tariki ya cumi n'ebyiri
- * gicurasi umwaka w'ibihumbi bibiri na makumyabiri na gatandatu". `lead` is the word that introduces
- * the day ("tariki", or "itariki" when the text wrote it so). An impossible month is read as a number.
+ * gicurasi umwaka w'ibihumbi bibiri na makumyabiri na gatandatu". `lead` is the words that introduce
+ * the day: "tariki ya", "itariki ya" when the text wrote it so, "ku wa" (ku wa 1 Gicurasi: "ku wa
+ * mbere gicurasi"), "ku ya" at the end of a range. An impossible month is read as a number.
  */
-export function dateWords(day: number, month: number, year: number | undefined, lead = 'tariki'): string {
+export function dateWords(day: number, month: number, year: number | undefined, lead = 'tariki ya'): string {
   const monthName = MONTHS[month - 1] ?? `ukwezi ${link('kwa', ordinal(month))}`;
-  const base = `${lead} ya ${dayOfMonth(day)} ${monthName}`;
+  const base = `${lead} ${dayOfMonth(day)} ${monthName}`;
   return year === undefined ? base : `${base} ${yearPhrase(year)}`;
 }

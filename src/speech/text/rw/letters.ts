@@ -1,3 +1,5 @@
+import { UNIT_NAMES } from './units.ts';
+
 // Letter names for acronyms spelled out (MTN, RDB, REB). Kinyarwanda has no name for letters of its
 // own in common use; acronyms of Rwandan institutions, most of them English names since English
 // became a language of instruction in 2008, are said with English letter names. They are written
@@ -59,8 +61,5 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   'No.': 'nomero',
   'Tel.': 'telefone',
   'etc.': "n'ibindi",
-  'km/h': 'kilometero ku isaha',
-  km: 'kilometero',
-  kg: 'kilogarama',
-  cm: 'santimetero',
+  ...UNIT_NAMES,
 };

@@ -30,6 +30,17 @@ const LISTED: Readonly<Record<string, NounAgreement>> = {
   miliyoni: { agreement: 'class10', singular: false },
   telefone: { agreement: 'class10', singular: false },
   konti: { agreement: 'class10', singular: false },
+  // Units borrowed without a prefix are class 9/10 (anzeyimana/morphokin's agreement table,
+  // `rw_prefix`; "metero zitarenze 35", "santimetero makumyabiri n'eshanu" in the press).
+  metero: { agreement: 'class10', singular: false },
+  santimetero: { agreement: 'class10', singular: false },
+  kilometero: { agreement: 'class10', singular: false },
+  garama: { agreement: 'class10', singular: false },
+  litiro: { agreement: 'class10', singular: false },
+  dogere: { agreement: 'class10', singular: false },
+  hegitari: { agreement: 'class10', singular: false },
+  toni: { agreement: 'class10', singular: false },
+  inshuro: { agreement: 'class10', singular: false },
 };
 
 // Prefixes in the order they must be tried (imi- before in-/im-, ibi- before i-). Sources as in

@@ -25,16 +25,16 @@
  * - Rwandan Penal Code text (Official Gazette): "miliyoni imwe (1.000.000 FRW) ... miliyoni ebyiri";
  *   Kinyarwanda Wikipedia, "Rwanda": "ibiyaga makumyabiri na bitatu" (the units digit agrees with the
  *   counted noun, here class 8).
- * - CLDR locale data for rw (as shipped in Angular's locale files): decimal separator ",", grouping ".",
- *   month names Mutarama..Ukuboza.
+ * - CLDR locale data for rw: month names Mutarama..Ukuboza; the decimal mark, which CLDR and Rwandan
+ *   texts write both ways (the choice is in README.md).
  * - Real usage in Rwandan media (yegob.rw, kigalitoday.com, therwandan.com, inyarwanda.com) and the
  *   Rwanda Education Board's Kinyarwanda textbooks (elearning.reb.rw: "ibirometero"):
  *   "saa kumi n'ebyiri n'igice z'umugoroba (18h30)", "saa sita z'amanywa", "saa tanu z'amanywa",
  *   "tariki 09 Gicurasi 2020", "mu mwaka w'1994", "ibiro 130", "ikiro 1", "Dogiteri".
  *
- * Where sources disagree the choice is written next to the table it affects. No published source was
- * found for two readings, which are therefore decisions to review with native speakers: decimals
- * (amounts.ts) and letter names for acronyms (letters.ts).
+ * Where sources disagree the choice is written next to the table it affects and in README.md, with
+ * the second pass's sources (decimals, units, fractions, ranges). No published source was found for
+ * letter names for acronyms (letters.ts), a decision to review with native speakers.
  */
 
 /**

@@ -1,12 +1,11 @@
 import type { NormalizationRule } from '../verbalizer.ts';
-import { decimalWords } from './amounts.ts';
-import { dateWords, dayOfMonth, monthNumber, yearPhrase } from './dates.ts';
+import { decimalWords, fractionWords, mixedNumberWords, phoneWords } from './amounts.ts';
+import { dateWords, dayOfMonth, MONTH_NAMES, monthNumber, yearPhrase } from './dates.ts';
 import { nounAgreement } from './noun-classes.ts';
 import { cardinal, link, ordinal } from './numbers.ts';
+import { AMOUNT_RANGES, amountRange, DATE_AND_TIME_RANGES, MONEY_AND_PERCENT_RANGES } from './ranges.ts';
 import { timeWords } from './time.ts';
-
-const MONTH_NAMES =
-  'Mutarama|Gashyantare|Werurwe|Mata|Gicurasi|Gicuransi|Kamena|Nyakanga|Kanama|Nzeri|Nzeli|Ukwakira|Ugushyingo|Ukuboza';
+import { unitAfterNumber } from './units.ts';
 
 // A whole number as written in Rwanda: grouped by dots, spaces or commas (26,338 km on the Kinyarwanda
 // Wikipedia), or plain digits.
@@ -16,9 +15,14 @@ function wholeNumber(text: string): number {
   return Number(text.replace(/\D/g, ''));
 }
 
-/** The word that introduces the day, as written (Tariki, itariki...), or `tariki` when none was. */
-function leadWord(written: string | undefined): string {
-  return written ?? 'tariki';
+// What may introduce a day of the month: "tariki (ya)", "itariki (ya)", or "(ku) wa" (ku wa 1
+// Gicurasi, on the first of May).
+const DAY_LEAD = String.raw`(?:(i?tariki)\s+(?:ya\s+)?|((?:ku\s+)?wa)\s+)`;
+
+/** The words that introduce the day, as written (Tariki ya, ku wa...), or "tariki ya" when none were. */
+function leadWords(tariki: string | undefined, wa: string | undefined): string {
+  if (wa !== undefined) return wa.replace(/\s+/g, ' ');
+  return `${tariki ?? 'tariki'} ya`;
 }
 
 /** A two-digit year is taken as 20xx, as Rwandan forms write 12/05/26. */
@@ -30,26 +34,28 @@ function fullYear(text: string): number {
 const writtenDate: NormalizationRule = {
   name: 'date-written',
   // "12 Gicurasi 2026", "tariki ya 12 Gicurasi", "Tariki 9 Gicurasi 2020".
-  pattern: new RegExp(
-    String.raw`\b(?:(i?tariki)\s+(?:ya\s+)?)?(\d{1,2})\s+(${MONTH_NAMES})\b(?:,?\s+(\d{4})\b)?`,
-    'giu',
-  ),
+  pattern: new RegExp(String.raw`\b${DAY_LEAD}?(\d{1,2})\s+(${MONTH_NAMES})\b(?:,?\s+(\d{4})\b)?`, 'giu'),
   replace(match) {
-    const [, lead, day = '', monthName = '', year] = match;
+    const [, tariki, wa, day = '', monthName = '', year] = match;
     const month = monthNumber(monthName) ?? 0;
-    return dateWords(Number(day), month, year === undefined ? undefined : Number(year), leadWord(lead));
+    return dateWords(
+      Number(day),
+      month,
+      year === undefined ? undefined : Number(year),
+      leadWords(tariki, wa),
+    );
   },
 };
 
 const tarikiNumericDate: NormalizationRule = {
   name: 'date-tariki-numeric',
-  // "tariki ya 12/05/2026": the shared date reading would repeat "tariki ya".
-  pattern: /\b(i?tariki)\s+(?:ya\s+)?(\d{1,2})([./-])(\d{1,2})\3(\d{4}|\d{2})\b/giu,
+  // "tariki ya 12/05/2026", "ku wa 01/05/2026": the shared date reading would repeat "tariki ya".
+  pattern: new RegExp(String.raw`\b${DAY_LEAD}(\d{1,2})([./-])(\d{1,2})\4(\d{4}|\d{2})\b`, 'giu'),
   replace(match) {
-    const [whole, lead, day = '', , month = '', year = ''] = match;
+    const [whole, tariki, wa, day = '', , month = '', year = ''] = match;
     const m = Number(month);
     if (m < 1 || m > 12) return whole;
-    return dateWords(Number(day), m, fullYear(year), leadWord(lead));
+    return dateWords(Number(day), m, fullYear(year), leadWords(tariki, wa));
   },
 };
 
@@ -59,7 +65,7 @@ const tarikiDay: NormalizationRule = {
   pattern: /\b(i?tariki)\s+(?:ya\s+)?(\d{1,2})\b(?![.,:/-]?\d)/giu,
   replace(match) {
     const [, lead, day = ''] = match;
-    return `${leadWord(lead)} ya ${dayOfMonth(Number(day))}`;
+    return `${leadWords(lead, undefined)} ${dayOfMonth(Number(day))}`;
   },
 };
 
@@ -103,42 +109,77 @@ const nounThenAmount: NormalizationRule = {
   // "amafaranga 5", "abantu 3", "inzu 2": a number after a noun agrees with the noun's class
   // (amafaranga atanu, abantu batatu, inzu ebyiri). After a singular noun only 1 agrees (umuntu
   // umwe); another number there is a label ("icyumba 5", room 5) and keeps its counting form, as
-  // does a number after a word of no known class.
+  // does a number after a word of no known class. A range agrees too: "abantu 10-15" is "abantu
+  // kuva ku icumi kugeza kuri cumi na batanu". Never across a line break, which ends a sentence.
   pattern: new RegExp(
-    String.raw`(?<![\p{L}])(\p{L}+)\s+(${WHOLE})\b(?![.,]\d)(?!\s*(?:%|frw\b|rwf\b|usd\b|eur\b|gbp\b|[$€£]))`,
+    String.raw`(?<![\p{L}])(\p{L}+)[^\S\n]+(${WHOLE})(?:[.,](\d+))?(?:[^\S\n]*[-–][^\S\n]*(${WHOLE}))?\b(?![.,]\d|[-–/:]\d)(?!\s*(?:%|frw\b|rwf\b|usd\b|eur\b|gbp\b|[$€£]))`,
     'giu',
   ),
   replace(match) {
-    const [whole, noun = '', amount = ''] = match;
+    const [whole, noun = '', amount = '', fraction, until] = match;
     const agreement = nounAgreement(noun);
+    const plural = agreement === undefined || agreement.singular ? undefined : agreement.agreement;
+    if (until !== undefined) {
+      const range = fraction === undefined ? amountRange(amount, until, plural) : undefined;
+      return range === undefined ? whole : `${noun} ${range}`;
+    }
+    // "ibiro 2,5": the whole part agrees (ibiro bibiri n'igice).
+    if (fraction !== undefined)
+      return plural ? `${noun} ${decimalWords(wholeNumber(amount), fraction, plural)}` : whole;
     const n = wholeNumber(amount);
     if (agreement === undefined || (agreement.singular && n !== 1)) return whole;
     return `${noun} ${cardinal(n, agreement.agreement)}`;
   },
 };
 
-interface Unit {
-  readonly one: string;
-  readonly many: string;
-}
+const VULGAR_FRACTIONS: Readonly<Record<string, readonly [number, number]>> = {
+  '½': [1, 2],
+  '⅓': [1, 3],
+  '⅔': [2, 3],
+  '¼': [1, 4],
+  '¾': [3, 4],
+  '⅕': [1, 5],
+  '⅖': [2, 5],
+  '⅗': [3, 5],
+  '⅘': [4, 5],
+  '⅙': [1, 6],
+  '⅚': [5, 6],
+  '⅛': [1, 8],
+  '⅜': [3, 8],
+  '⅝': [5, 8],
+  '⅞': [7, 8],
+};
+const VULGAR = Object.keys(VULGAR_FRACTIONS).join('');
 
-// ibiro / ikiro for kilograms and ibirometero for kilometres are what Rwandan media write
-// ("ibiro 130", "ikiro 1", "ibirometero by'imiyoboro"); both are class 7/8.
-const UNITS: Readonly<Record<string, Unit>> = {
-  km: { one: 'ikirometero kimwe', many: 'ibirometero' },
-  kg: { one: 'ikiro kimwe', many: 'ibiro' },
+const fraction: NormalizationRule = {
+  name: 'fraction',
+  // "1/2", "3/4", "½", "2 1/2", "2½" (Harvard ELIAS, "Grammar: Fundamental mathematics"). A slash
+  // is a fraction only for a proper one over 2-10 or 100, the denominators the course reads: 24/7
+  // or 12/05 are left to other readings.
+  pattern: new RegExp(
+    String.raw`(?<![\p{N}.,/])(?:(\d{1,3})(?:\s+(?=\d+/)|(?=[${VULGAR}])))?(?:([1-9]\d?)/([1-9]\d{0,2})|([${VULGAR}]))(?![\p{N}/]|[.,]\p{N})`,
+    'gu',
+  ),
+  replace(match) {
+    const [whole, integer, top, bottom, vulgar] = match;
+    const [numerator, denominator] =
+      vulgar === undefined ? [Number(top), Number(bottom)] : (VULGAR_FRACTIONS[vulgar] ?? [0, 0]);
+    const readable = numerator < denominator && (denominator <= 10 || denominator === 100);
+    if (!readable) return whole;
+    if (integer === undefined) return fractionWords(numerator, denominator);
+    return mixedNumberWords(Number(integer), numerator, denominator);
+  },
 };
 
-const unitAfterNumber: NormalizationRule = {
-  name: 'unit-after-number',
-  // "5 km" is said "ibirometero bitanu": the unit moves before the number.
-  pattern: new RegExp(String.raw`(?<![\d.,])(${WHOLE})(?:[.,](\d+))?\s?(km|kg)\b(?![/²])`, 'gu'),
+const internationalPhone: NormalizationRule = {
+  name: 'phone-international',
+  // "+1 202 555 0100", "+33 1 23 45 67 89": "+" and the country code, then the groups as written,
+  // digit by digit. Rwandan numbers (+250) are grouped by the shared phone reading.
+  pattern:
+    /(?<![\p{L}\p{N}+])\+(?!250)\d{1,3}(?:[ \u00a0.-]\(?\d{1,4}\)?){2,6}(?![\p{N}]|[ .-]\d)|(?<![\p{L}\p{N}+])\+(?!250)\d{8,15}(?!\p{N})/gu,
   replace(match) {
-    const [, amount = '', fraction, symbol = ''] = match;
-    const unit = UNITS[symbol] ?? { one: symbol, many: symbol };
-    const n = wholeNumber(amount);
-    if (fraction !== undefined) return `${unit.many} ${decimalWords(n, fraction)}`;
-    return n === 1 ? unit.one : `${unit.many} ${cardinal(n, 'class8')}`;
+    const groups = match[0].split(/[ \u00a0.()-]+/).filter((group) => group !== '');
+    return phoneWords(groups);
   },
 };
 
@@ -152,17 +193,24 @@ const numberSign: NormalizationRule = {
 };
 
 /**
- * Kinyarwanda-only patterns, in the order they must be tried: written dates before the bare
- * "tariki ya N", years after umwaka before the general connective + ordinal.
+ * Kinyarwanda-only patterns, in the order they must be tried: phone numbers before any range;
+ * ranges of dates and times before one date or time; written dates before the bare "tariki ya N";
+ * years after umwaka before the general connective + ordinal; money and percent ranges before a
+ * noun takes their first number; nouns and units before a bare range.
  */
 export const KINYARWANDA_RULES: readonly NormalizationRule[] = [
+  internationalPhone,
+  ...DATE_AND_TIME_RANGES,
   writtenDate,
   tarikiNumericDate,
   tarikiDay,
   timeAfterSaa,
   yearOfUmwaka,
+  fraction,
+  ...MONEY_AND_PERCENT_RANGES,
   nounThenAmount,
   unitAfterNumber,
+  ...AMOUNT_RANGES,
   connectiveOrdinal,
   numberSign,
 ];

@@ -14,7 +14,10 @@ import { timeWords } from './time.ts';
 export const kinyarwandaVerbalizer: Verbalizer = {
   language: 'rw',
   minus: 'ukuyemo',
-  decimalSeparator: ',',
+  // CLDR rw writes "." for decimals and "," between thousands; Rwandan texts also write "1.000" and
+  // "2,5": a mark before three digits groups thousands, any other is decimal (README.md).
+  decimalSeparator: '.',
+  groupsBeforeThreeDigits: true,
   cardinal: (n) => cardinal(n),
   decimal: decimalWords,
   percent: percentWords,

@@ -17,20 +17,21 @@ describe('Kinyarwanda normalisation: numbers in running text', () => {
     ['Amanota 0 gusa.', 'Amanota zeru gusa.'],
   ]);
 
-  // Decimals: the comma is Rwanda's decimal sign (CLDR rw); "3.5" as written in English-style text
-  // is read the same. Reading the sign as "akitso" (comma) and the digits one by one is documented
-  // in amounts.ts.
+  // Decimals: CLDR rw writes "." and Rwandan texts write both marks, so both are decimal signs
+  // except before exactly three digits; read with "n'ibice" (anzeyimana/morphokin `spell_decimal`),
+  // a half "n'igice" (see amounts.ts and README.md).
   table([
-    ['Ni 3,5.', 'Ni gatatu akitso gatanu.'],
-    ['Ni 3.5.', 'Ni gatatu akitso gatanu.'],
-    ['Ni 0,25.', 'Ni zeru akitso kabiri gatanu.'],
+    ['Ni 3,5.', "Ni gatatu n'igice."],
+    ['Ni 3.5.', "Ni gatatu n'igice."],
+    ['Ni 0,25.', "Ni zeru n'ibice makumyabiri na bitanu."],
+    ['Hari 1,500.', 'Hari igihumbi na magana atanu.'],
   ]);
 
   // Percentages "ku ijana" (per hundred): Harvard ELIAS "Grammar: Fundamental mathematics"
   // (1/100 kimwe cy'ijana, 1%), product issue example 15% -> "cumi na gatanu ku ijana".
   table([
     ['Byiyongereyeho 15%.', 'Byiyongereyeho cumi na gatanu ku ijana.'],
-    ['Ni 2,5%.', 'Ni kabiri akitso gatanu ku ijana.'],
+    ['Ni 2,5%.', "Ni kabiri n'igice ku ijana."],
     ['100%', 'ijana ku ijana'],
   ]);
 });

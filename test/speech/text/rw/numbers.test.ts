@@ -156,9 +156,14 @@ describe('kinyarwandaVerbalizer methods', () => {
     assert.equal(rw.money(5, '50', 'USD'), "amadolari atanu n'amasenti mirongo itanu");
   });
 
-  it('uses the comma as the decimal sign', () => {
-    assert.equal(rw.decimalSeparator, ',');
-    assert.equal(rw.decimal(3, '05'), 'gatatu akitso zeru gatanu');
+  // anzeyimana/morphokin `spell_decimal`: "n'ibice" and the digits after the mark as one number in
+  // class 8; a single 5 is a half (Harvard ELIAS: 2 1/2 "kabiri n'igice"); leading zeros are said.
+  it('reads decimals with ibice, a half as igice', () => {
+    assert.equal(rw.decimal(3, '5'), "gatatu n'igice");
+    assert.equal(rw.decimal(3, '05'), "gatatu n'ibice zeru bitanu");
+    assert.equal(rw.decimal(2, '25'), "kabiri n'ibice makumyabiri na bitanu");
+    assert.equal(rw.decimal(0, '1'), "zeru n'igice kimwe");
+    assert.equal(rw.decimal(-0, '5'), "ukuyemo zeru n'igice");
   });
 
   it('names letters for acronyms and leaves other characters lower-cased', () => {
