@@ -50,7 +50,8 @@ export const UNIT_NAMES: Readonly<Record<string, string>> = {
 };
 
 const AMOUNT = String.raw`(?:\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?`;
-const SYMBOLS = String.raw`km\/h|km|cm|mm|kg|mg|ml|m|g|l|L|ha|°[ \u00a0]?C|°`;
+// "ha" is also a Kinyarwanda word ("aho ha"): hectares only when written against the number.
+const SYMBOLS = String.raw`[ \u00a0]?(?:km\/h|km|cm|mm|kg|mg|ml|m|g|l|L|°[ \u00a0]?C|°)|ha`;
 
 function amountWords(written: string, agreement: Agreement): string | undefined {
   const n = parseWrittenNumber(written, '.', true);
@@ -69,7 +70,7 @@ function amountWords(written: string, agreement: Agreement): string | undefined 
 export const unitAfterNumber: NormalizationRule = {
   name: 'unit-after-number',
   pattern: new RegExp(
-    String.raw`(?:(?<![\p{L}\p{N}.,])([-\u2212]))?(?<![\p{N}.,])(${AMOUNT})(?:[^\S\n]*[-–][^\S\n]*(${AMOUNT}))?[ \u00a0]?(${SYMBOLS})(?![\p{L}\p{N}/²³])`,
+    String.raw`(?:(?<![\p{L}\p{N}.,])([-\u2212]))?(?<![\p{N}.,])(${AMOUNT})(?:[^\S\n]*[-–][^\S\n]*(${AMOUNT}))?(${SYMBOLS})(?![\p{L}\p{N}/²³])`,
     'gu',
   ),
   replace(match) {

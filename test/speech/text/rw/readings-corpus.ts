@@ -400,7 +400,11 @@ export const READINGS: readonly Reading[] = [
     reading: 'Umuvuduko ntugomba kurenza ibirometero mirongo ine ku isaha.',
     source: 'REB textbooks (ibirometero); ku isaha, per hour',
   },
-  { text: '5 ha', reading: 'hegitari eshanu', source: unitRule('ha hegitari, class zi-') },
+  {
+    text: '5ha',
+    reading: 'hegitari eshanu',
+    source: `${MORPHOKIN} pre_norm_space_adjust ("5ha": hegitari) and rw_prefix (class zi-)`,
+  },
   {
     text: '15%',
     reading: 'cumi na gatanu ku ijana',
