@@ -75,9 +75,9 @@ function parseCommandLine(argv: string[]) {
   if (values.show !== undefined && values.show !== 'normalized' && values.show !== 'phonemes') {
     throw new UsageError('--show takes normalized, phonemes or engine');
   }
+  if (values['each-line'] && values.show === undefined) throw new UsageError('--each-line needs --show');
   if (values.show === undefined && !values.out) throw new UsageError('give --out FILE');
   if (values.raw && !format) throw new UsageError('--raw needs --format');
-  if (values['each-line'] && values.show === undefined) throw new UsageError('--each-line needs --show');
   // The same gate as the API: control characters refused, SSML parsed by Ijwi, never the engine.
   const textType = values.ssml ? 'ssml' : 'text';
   const texts = values['each-line'] ? text.split(/\r?\n/).filter((line) => line.trim() !== '') : [text];

@@ -65,6 +65,18 @@ describe('npm run say -- --language rw --show normalized: the readings corpus', 
     assert.equal(ssml.length, SAY_AS_READINGS.length);
   });
 
+  it('names the line a refused text is on, and needs --show', async () => {
+    await assert.rejects(sayEachLine(['Muraho', 'neza\u0007']), /line 2: .*U\+0007/);
+    await assert.rejects(
+      new Promise((resolve, reject) =>
+        execFile(process.execPath, ['--import', 'tsx', script, '--each-line', 'Muraho'], (error) =>
+          error ? reject(error) : resolve(undefined),
+        ),
+      ),
+      /--each-line needs --show/,
+    );
+  });
+
   describe('plain text', () => expectReadings(READINGS, () => text));
   describe('SSML say-as', () =>
     expectReadings(
