@@ -54,6 +54,9 @@ export function yearPhrase(year: number): string {
  */
 export function dateWords(day: number, month: number, year: number | undefined, lead = 'tariki ya'): string {
   const monthName = MONTHS[month - 1] ?? `ukwezi ${link('kwa', ordinal(month))}`;
-  const base = `${lead} ${dayOfMonth(day)} ${monthName}`;
+  // After "wa" (umunsi wa, the day) the day is an ordinal like any other; after "ya" it agrees
+  // with itariki (class 9/10) from 11 on.
+  const dayWords = lead.endsWith('wa') ? ordinal(day) : dayOfMonth(day);
+  const base = `${lead} ${dayWords} ${monthName}`;
   return year === undefined ? base : `${base} ${yearPhrase(year)}`;
 }

@@ -539,8 +539,8 @@ export const READINGS: readonly Reading[] = [
   { text: 'Inama izaba ku wa 1 Kamena.', reading: 'Inama izaba ku wa mbere kamena.', source: FIRST_OF_MONTH },
   {
     text: 'ku wa 12 Gicurasi 2026',
-    reading: `ku wa cumi n'ebyiri gicurasi ${year2026}`,
-    source: `${FIRST_OF_MONTH}; ${CLDR} months`,
+    reading: `ku wa cumi na kabiri gicurasi ${year2026}`,
+    source: `${FIRST_OF_MONTH}; ${ELIAS_ORDINALS} (connective + ordinal); ${CLDR} months`,
   },
   { text: 'ku wa 01/05/2026', reading: `ku wa mbere gicurasi ${year2026}`, source: FIRST_OF_MONTH },
   { text: 'Tariki ya 1 Nyakanga', reading: 'Tariki ya mbere nyakanga', source: TARIKI_MBERE },
