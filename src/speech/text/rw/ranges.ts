@@ -72,10 +72,15 @@ const dayRange: NormalizationRule = {
   },
 };
 
-// A date in full: "12 Gicurasi 2026", "5 Gicurasi" (the year said at the end of the range), or
-// "12/05/2026".
-const DATE = String.raw`(\d{1,2})(?:\s+(${MONTH_NAMES})(?:\s+(${YEAR}))?|([./-])(\d{1,2})\4(${YEAR}))`;
-const DATE_TO = String.raw`(\d{1,2})(?:\s+(${MONTH_NAMES})(?:\s+(${YEAR}))?|([./-])(\d{1,2})\10(${YEAR}))`;
+const BACKSLASH = '\\';
+
+/**
+ * A date in full, "12 Gicurasi 2026", "5 Gicurasi" (the year said at the end of the range) or
+ * "12/05/2026", as six groups starting at group number `first` (the separator is matched again
+ * by number).
+ */
+const datePattern = (first: number) =>
+  String.raw`(\d{1,2})(?:\s+(${MONTH_NAMES})(?:\s+(${YEAR}))?|([./-])(\d{1,2})${BACKSLASH}${first + 3}(${YEAR}))`;
 
 function datePhrase(
   day: string,
@@ -90,7 +95,10 @@ function datePhrase(
 
 const dateRange: NormalizationRule = {
   name: 'range-dates',
-  pattern: new RegExp(String.raw`(?<![\p{L}\p{N}.,/-])${KUVA}${DATE}${DASH}${DATE_TO}\b(?![./-]\d)`, 'giu'),
+  pattern: new RegExp(
+    String.raw`(?<![\p{L}\p{N}.,/-])${KUVA}${datePattern(1)}${DASH}${datePattern(7)}\b(?![./-]\d)`,
+    'giu',
+  ),
   replace(match) {
     const [whole, d1 = '', month1, year1, , n1, y1, d2 = '', month2, year2, , n2, y2] = match;
     const from = datePhrase(d1, month1, year1 ?? y1, n1);
