@@ -1,6 +1,6 @@
 import { isNegative } from '../normalize.ts';
 import type { CurrencyCode } from '../verbalizer.ts';
-import { type Agreement, cardinal, link, ordinal, readDigits } from './numbers.ts';
+import { type Agreement, cardinal, readDigits } from './numbers.ts';
 
 /**
  * A decimal number as the reference Kinyarwanda normaliser reads it (anzeyimana/morphokin,
@@ -31,25 +31,6 @@ export function decimalWords(
 /** A percentage, "15%" read "cumi na gatanu ku ijana" (literally "fifteen per hundred"). */
 export function percentWords(integer: number, fractionDigits: string): string {
   return `${decimalWords(integer, fractionDigits)} ku ijana`;
-}
-
-/**
- * A fraction as Harvard ELIAS ("Grammar: Fundamental mathematics") writes them: the numerator
- * agrees with igice/ibice (class 7/8), the connective cya/bya, then the denominator's ordinal:
- * 1/2 "kimwe cya kabiri", 3/4 "bitatu bya kane", 1/100 "kimwe cy'ijana".
- */
-export function fractionWords(numerator: number, denominator: number): string {
-  const connective = numerator === 1 ? 'cya' : 'bya';
-  return `${cardinal(numerator, 'class8')} ${link(connective, ordinal(denominator))}`;
-}
-
-/**
- * A whole number and a fraction (ELIAS: 1 1/2 "rimwe n'igice", 10 1/4 "icumi na kimwe cya
- * kane"): a half is "n'igice", another fraction joins with "na".
- */
-export function mixedNumberWords(whole: number, numerator: number, denominator: number): string {
-  if (numerator * 2 === denominator) return `${cardinal(whole)} n'igice`;
-  return `${cardinal(whole)} ${link('na', fractionWords(numerator, denominator))}`;
 }
 
 // After ku (to, at) three numerals lose their initial vowel and three keep it, as the reference

@@ -1,6 +1,7 @@
 import type { NormalizationRule } from '../verbalizer.ts';
-import { decimalWords, fractionWords, mixedNumberWords, phoneWords } from './amounts.ts';
+import { decimalWords, phoneWords } from './amounts.ts';
 import { dateWords, dayOfMonth, MONTH_NAMES, monthNumber, yearPhrase } from './dates.ts';
+import { fraction } from './fractions.ts';
 import { nounAgreement } from './noun-classes.ts';
 import { cardinal, link, ordinal } from './numbers.ts';
 import { AMOUNT_RANGES, amountRange, DATE_AND_TIME_RANGES, MONEY_AND_PERCENT_RANGES } from './ranges.ts';
@@ -129,45 +130,6 @@ const nounThenAmount: NormalizationRule = {
     const n = wholeNumber(amount);
     if (agreement === undefined || (agreement.singular && n !== 1)) return whole;
     return `${noun} ${cardinal(n, agreement.agreement)}`;
-  },
-};
-
-const VULGAR_FRACTIONS: Readonly<Record<string, readonly [number, number]>> = {
-  '½': [1, 2],
-  '⅓': [1, 3],
-  '⅔': [2, 3],
-  '¼': [1, 4],
-  '¾': [3, 4],
-  '⅕': [1, 5],
-  '⅖': [2, 5],
-  '⅗': [3, 5],
-  '⅘': [4, 5],
-  '⅙': [1, 6],
-  '⅚': [5, 6],
-  '⅛': [1, 8],
-  '⅜': [3, 8],
-  '⅝': [5, 8],
-  '⅞': [7, 8],
-};
-const VULGAR = Object.keys(VULGAR_FRACTIONS).join('');
-
-const fraction: NormalizationRule = {
-  name: 'fraction',
-  // "1/2", "3/4", "½", "2 1/2", "2½" (Harvard ELIAS, "Grammar: Fundamental mathematics"). A slash
-  // is a fraction only for a proper one over 2-10 or 100, the denominators the course reads: 24/7
-  // or 12/05 are left to other readings.
-  pattern: new RegExp(
-    String.raw`(?<![\p{N}.,/])(?:(\d{1,3})(?:\s+(?=\d+/)|(?=[${VULGAR}])))?(?:([1-9]\d?)/([1-9]\d{0,2})|([${VULGAR}]))(?![\p{N}/]|[.,]\p{N})`,
-    'gu',
-  ),
-  replace(match) {
-    const [whole, integer, top, bottom, vulgar] = match;
-    const [numerator, denominator] =
-      vulgar === undefined ? [Number(top), Number(bottom)] : (VULGAR_FRACTIONS[vulgar] ?? [0, 0]);
-    const readable = numerator < denominator && (denominator <= 10 || denominator === 100);
-    if (!readable) return whole;
-    if (integer === undefined) return fractionWords(numerator, denominator);
-    return mixedNumberWords(Number(integer), numerator, denominator);
   },
 };
 
