@@ -387,7 +387,7 @@ export const READINGS: readonly Reading[] = [
   {
     text: '60 km/h',
     reading: 'ibirometero mirongo itandatu ku isaha',
-    source: `REB textbooks (ibirometero); ${ELIAS_MATH} ("ku" per: kimwe cy'ijana, ku ijana)`,
+    source: `REB textbooks (ibirometero); ${MORPHOKIN} token_map ("%": "ku ijana", ku = per)`,
   },
   {
     text: '80 km/h',
@@ -398,7 +398,7 @@ export const READINGS: readonly Reading[] = [
   {
     text: 'Umuvuduko ntugomba kurenza 40 km/h.',
     reading: 'Umuvuduko ntugomba kurenza ibirometero mirongo ine ku isaha.',
-    source: 'REB textbooks (ibirometero); ku isaha, per hour',
+    source: `REB textbooks (ibirometero); ${MORPHOKIN} token_map ("%": "ku ijana", ku = per)`,
   },
   {
     text: '5ha',
@@ -718,7 +718,7 @@ export const SAY_AS_READINGS: readonly SayAsReading[] = [
     interpretAs: 'currency',
     text: '$2.50',
     reading: "amadolari abiri n'amasenti mirongo itanu",
-    source: WIKIBOOKS,
+    source: `${WIKIBOOKS} agreement table (i-/ama-: a-); the noun first, as the Rwandan Penal Code writes francs`,
   },
   {
     interpretAs: 'telephone',
