@@ -1,4 +1,4 @@
-import { isNegative } from '../normalize.ts';
+import { isNegative, parseWrittenNumber } from '../normalize.ts';
 import type { CurrencyCode } from '../verbalizer.ts';
 import { type Agreement, cardinal, readDigits } from './numbers.ts';
 
@@ -26,6 +26,29 @@ export function decimalWords(
   const zeros = readDigits(fractionDigits.slice(0, fractionDigits.length - significant.length));
   const parts = significant === '' ? zeros : `${zeros} ${cardinal(Number(significant), 'class8')}`.trim();
   return `${whole} n'ibice ${parts}`;
+}
+
+/**
+ * An amount as written in Rwanda, grouped or not, with a decimal part or not ("25", "1.500",
+ * "26,338", "2,5"), with no leading zero but "0" itself, as a regular-expression source.
+ */
+export const AMOUNT = String.raw`(?:\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?!\d)|[1-9]\d*|0)(?:[.,]\d+)?`;
+
+/**
+ * An amount as `AMOUNT` matches it, its value and its words agreeing with `agreement` (a mark
+ * before three digits groups thousands, any other is decimal: README.md).
+ */
+export function writtenAmount(
+  written: string,
+  agreement: Agreement = 'counting',
+): { readonly value: number; readonly words: string } | undefined {
+  const n = parseWrittenNumber(written, '.', true);
+  if (n === undefined) return undefined;
+  const words =
+    n.fractionDigits === ''
+      ? cardinal(n.integer, agreement)
+      : decimalWords(n.integer, n.fractionDigits, agreement);
+  return { value: Number(`${n.integer}.${n.fractionDigits}`), words };
 }
 
 /** A percentage, "15%" read "cumi na gatanu ku ijana" (literally "fifteen per hundred"). */

@@ -5,11 +5,11 @@
  * kugeza ku wa gatanu", "kuva tariki ya gatanu kugeza ku ya cumi gicurasi". Choices and sources
  * in README.md.
  */
-import { CURRENCY, CURRENCY_CODES, parseWrittenNumber } from '../normalize.ts';
+import { CURRENCY, CURRENCY_CODES } from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
-import { currencyNoun, decimalWords, rangeWords } from './amounts.ts';
+import { AMOUNT, currencyNoun, rangeWords, writtenAmount } from './amounts.ts';
 import { dateWords, dayOfMonth, MONTH_NAMES, monthNumber, yearPhrase } from './dates.ts';
-import { type Agreement, cardinal } from './numbers.ts';
+import type { Agreement } from './numbers.ts';
 import { timeWords } from './time.ts';
 
 // A dash between the two ends, never across a line break (a list's lines are apart).
@@ -120,19 +120,11 @@ const yearRange: NormalizationRule = {
   },
 };
 
-const AMOUNT = String.raw`(?:\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?!\d)|[1-9]\d*|0)(?:[.,]\d+)?`;
-
 /** Two amounts as written, in words agreeing with `agreement`, when the first is the smaller. */
 export function amountRange(from: string, to: string, agreement: Agreement = 'counting'): string | undefined {
-  const [a, b] = [parseWrittenNumber(from, '.', true), parseWrittenNumber(to, '.', true)];
-  if (a === undefined || b === undefined) return undefined;
-  if (Number(`${a.integer}.${a.fractionDigits}`) >= Number(`${b.integer}.${b.fractionDigits}`))
-    return undefined;
-  const words = (n: typeof a) =>
-    n.fractionDigits === ''
-      ? cardinal(n.integer, agreement)
-      : decimalWords(n.integer, n.fractionDigits, agreement);
-  return rangeWords(words(a), words(b));
+  const [a, b] = [writtenAmount(from, agreement), writtenAmount(to, agreement)];
+  if (a === undefined || b === undefined || a.value >= b.value) return undefined;
+  return rangeWords(a.words, b.words);
 }
 
 const moneyRange: NormalizationRule = {

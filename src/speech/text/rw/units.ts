@@ -1,7 +1,6 @@
-import { parseWrittenNumber } from '../normalize.ts';
 import type { NormalizationRule } from '../verbalizer.ts';
-import { decimalWords, rangeWords } from './amounts.ts';
-import { type Agreement, cardinal } from './numbers.ts';
+import { AMOUNT, rangeWords, writtenAmount } from './amounts.ts';
+import type { Agreement } from './numbers.ts';
 
 interface Unit {
   /** The noun for exactly one: ikiro (kimwe), metero (imwe). */
@@ -49,17 +48,8 @@ export const UNIT_NAMES: Readonly<Record<string, string>> = {
   cm: 'santimetero',
 };
 
-const AMOUNT = String.raw`(?:\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?`;
 // "ha" is also a Kinyarwanda word ("aho ha"): hectares only when written against the number.
 const SYMBOLS = String.raw`[ \u00a0]?(?:km\/h|km|cm|mm|kg|mg|ml|m|g|l|L|°[ \u00a0]?C|°)|ha`;
-
-function amountWords(written: string, agreement: Agreement): string | undefined {
-  const n = parseWrittenNumber(written, '.', true);
-  if (n === undefined) return undefined;
-  return n.fractionDigits === ''
-    ? cardinal(n.integer, agreement)
-    : decimalWords(n.integer, n.fractionDigits, agreement);
-}
 
 /**
  * "5 km" is said "ibirometero bitanu", "25°C" "dogere selisiyusi makumyabiri n'eshanu", "2,5 kg"
@@ -76,11 +66,11 @@ export const unitAfterNumber: NormalizationRule = {
   replace(match) {
     const [whole, sign, amount = '', until, written = ''] = match;
     const unit = UNITS[written.replace(/[ \u00a0]/g, '')];
-    const from = unit && amountWords(amount, unit.agreement);
+    const from = unit && writtenAmount(amount, unit.agreement)?.words;
     if (unit === undefined || from === undefined) return whole;
     const after = unit.after === undefined ? '' : ` ${unit.after}`;
     if (until !== undefined) {
-      const to = amountWords(until, unit.agreement);
+      const to = writtenAmount(until, unit.agreement)?.words;
       return to === undefined ? whole : `${unit.many} ${rangeWords(from, to)}${after}`;
     }
     const one = sign === undefined && /^1$/.test(amount);
