@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AccountService, type ApiKeyView } from '../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../accounts/billing.ts';
@@ -5,7 +6,9 @@ import { type LexiconInput, type LexiconResult, LexiconService } from '../accoun
 import { TopUpRequestService } from '../accounts/topup-requests.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { assignedVoice } from '../speech/assigned-voices.ts';
+import { PackArchiveError, type UnpackedPack, unpackArchive } from '../speech/engines/neural/pack-archive.ts';
 import { downloadPack, PackDownloadError } from '../speech/engines/neural/pack-download.ts';
+import { type PublishedVoiceOptions, statedLicence } from '../speech/engines/neural/published-voice.ts';
 import { AssignmentsFileError, VoiceAssignments } from '../speech/engines/neural/voice-assignments.ts';
 import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
 import { type InstallResult, VoiceStore } from '../speech/engines/neural/voice-store.ts';
@@ -29,7 +32,14 @@ commands:
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
   voice check [--folder] FOLDER                   checks a neural voice pack (Piper or MMS) before install
   voice install [--folder] FOLDER                 checks it and installs a copy in DATA_DIR/voices
-  voice install [--url] URL [--sha256 HEX]        the same from a .tar.gz of the pack's folder
+  voice install [--file] ARCHIVE                  the same from a .tar.gz or .tar.bz2 of the folder
+  voice install [--url] URL [--sha256 HEX]        the same downloaded
+                                                  a voice as Piper or sherpa-onnx publish it (no
+                                                  ijwi-voice.json) gets one from its own files, with:
+    [--licence NAME [--licence-url URL] [--commercial yes|no|unknown]]
+                                                  its licence; else its MODEL_CARD's, else unknown
+    [--name NAME] [--language rw|en|fr]           when its file names do not say
+    [--espeak-data FOLDER]                        espeak-ng's data for a Piper voice; else the system's
   voice list                                      the installed packs, each checked again, and the voices they speak
   voice remove [--voice] VOICE_ID                 refused while it speaks a voice
   voice assign --voice VOICE_ID --language rw|en|fr --speaker-id N [--pack-speaker N]
@@ -55,7 +65,12 @@ type Action = DatabaseAction | VoiceAction;
 /** The commands on neural voice packs: files, no database. */
 type VoiceAction =
   | { command: 'voice check'; folder: string }
-  | { command: 'voice install'; from: { folder: string } | { url: string; sha256: string | undefined } }
+  | {
+      command: 'voice install';
+      /** A folder or an archive file, or a URL. */
+      from: { path: string } | { url: string; sha256: string | undefined };
+      published: PublishedVoiceOptions;
+    }
   | { command: 'voice list' }
   | { command: 'voice remove'; voiceId: string }
   | { command: 'voice assign'; voiceId: string; slot: VoiceSlot; speaker: number }
@@ -103,7 +118,12 @@ function parse(argv: string[]) {
       entry: { type: 'string' },
       request: { type: 'string' },
       folder: { type: 'string' },
+      file: { type: 'string' },
       url: { type: 'string' },
+      licence: { type: 'string' },
+      'licence-url': { type: 'string' },
+      commercial: { type: 'string' },
+      'espeak-data': { type: 'string' },
       sha256: { type: 'string' },
       voice: { type: 'string' },
       'speaker-id': { type: 'string' },
@@ -138,10 +158,14 @@ function wholeNumber(text: string, option: string): number {
   return Number(text);
 }
 
-function voiceSlot(values: Values): VoiceSlot {
-  const language = required(values, 'language');
+function packLanguage(language: string): VoiceSlot['language'] {
   if (language !== 'rw' && language !== 'en' && language !== 'fr')
     throw new UsageError(`--language must be rw, en or fr, got "${language}"`);
+  return language;
+}
+
+function voiceSlot(values: Values): VoiceSlot {
+  const language = packLanguage(required(values, 'language'));
   const speakerId = wholeNumber(required(values, 'speaker-id'), 'speaker-id');
   if (speakerId > 999) throw new UsageError('--speaker-id must be at most 999');
   return { language, speakerId };
@@ -192,12 +216,16 @@ function toAction(command: string, values: Values): Action {
     case 'voice check':
       return { command, folder: required(values, 'folder') };
     case 'voice install': {
-      if ((values.folder === undefined) === (values.url === undefined))
-        throw new UsageError('give one of --folder or --url');
+      const given = [values.folder, values.file, values.url].filter((v) => v !== undefined);
+      if (given.length !== 1) throw new UsageError('give one of --folder, --file or --url');
       if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
         throw new UsageError('--sha256 must be 64 hexadecimal digits');
-      if (values.url === undefined) return { command, from: { folder: required(values, 'folder') } };
-      return { command, from: { url: values.url, sha256: values.sha256 } };
+      const published = publishedOptions(values);
+      if (values.url !== undefined)
+        return { command, from: { url: values.url, sha256: values.sha256 }, published };
+      const path = (values.folder ?? values.file ?? '').trim();
+      if (!path) throw new UsageError('give --folder or --file');
+      return { command, from: { path }, published };
     }
     case 'voice list':
       return { command };
@@ -218,6 +246,33 @@ function toAction(command: string, values: Values): Action {
   }
 }
 
+/** What the operator says of a voice as published: its licence, name, language, espeak-ng data. */
+function publishedOptions(values: Values): PublishedVoiceOptions {
+  const { licence, commercial } = values;
+  const url = values['licence-url'];
+  if (licence === undefined && (url !== undefined || commercial !== undefined))
+    throw new UsageError('--licence-url and --commercial go with --licence NAME');
+  if (url !== undefined && !/^https?:\/\/[^\s]{1,490}$/i.test(url))
+    throw new UsageError('--licence-url must be an http(s) URL');
+  if (commercial !== undefined && !['yes', 'no', 'unknown'].includes(commercial))
+    throw new UsageError(`--commercial must be yes, no or unknown, got "${commercial}"`);
+  if (licence !== undefined && !licence.trim()) throw new UsageError('--licence must name the licence');
+  return {
+    ...(licence === undefined
+      ? {}
+      : {
+          licence: statedLicence(
+            licence,
+            url,
+            commercial === undefined ? undefined : commercial === 'unknown' ? null : commercial === 'yes',
+          ),
+        }),
+    ...(values.name === undefined ? {} : { name: values.name }),
+    ...(values.language === undefined ? {} : { language: packLanguage(values.language) }),
+    ...(values['espeak-data'] === undefined ? {} : { espeakData: values['espeak-data'] }),
+  };
+}
+
 function parseCommandLine(argv: string[]): { action: Action; db: string | undefined } {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -232,8 +287,9 @@ function parseCommandLine(argv: string[]): { action: Action; db: string | undefi
 }
 
 /**
- * `voice check|install DIR-or-URL` and `voice remove VOICE_ID`, the pack named after the command
- * as well as by its option: a URL (http or https) is --url, anything else --folder (or --voice).
+ * `voice check|install DIR-ARCHIVE-or-URL` and `voice remove VOICE_ID`, the pack named after the
+ * command as well as by its option: a URL (http or https) is --url, anything else --folder (a
+ * folder or an archive file), or --voice.
  */
 function withPackArgument(
   positionals: readonly string[],
@@ -245,8 +301,8 @@ function withPackArgument(
     return { command: positionals.join(' '), values };
   if (verb === 'remove') return { command, values: { ...values, voice: values.voice ?? named } };
   if (verb !== 'check' && verb !== 'install') return { command: positionals.join(' '), values };
-  if (values.folder !== undefined || values.url !== undefined)
-    throw new UsageError(`give the pack once: ${named}, or --folder/--url`);
+  if (values.folder !== undefined || values.url !== undefined || values.file !== undefined)
+    throw new UsageError(`give the pack once: ${named}, or --folder/--file/--url`);
   const url = verb === 'install' && /^https?:\/\//i.test(named);
   return { command, values: { ...values, ...(url ? { url: named } : { folder: named }) } };
 }
@@ -395,11 +451,18 @@ function lexiconRefusal(result: Exclude<LexiconResult, { ok: true }>, accountId:
   return result.message;
 }
 
+/** What a licence says of commercial use, for the operator: nothing when it allows it. */
+function commercialUse(licence: VoicePackManifest['licence']): string {
+  if (licence.commercial === false) return ', NOT for commercial use';
+  return licence.commercial === null ? ', commercial use not known: check before selling its audio' : '';
+}
+
 function describePack(manifest: VoicePackManifest): string {
   const speakers = manifest.speakers.map((s) => `${s.id} ${s.name}`).join(', ');
+  const { licence } = manifest;
   return [
     `${manifest.name}: a ${manifest.kind} voice pack for ${manifest.language}, ${manifest.sampleRate} Hz, speakers ${speakers}`,
-    `licence: ${manifest.licence.name} (${manifest.licence.url})${manifest.licence.commercial ? '' : ', NOT for commercial use'}`,
+    `licence: ${licence.name}${licence.url ? ` (${licence.url})` : ''}${commercialUse(licence)}`,
     `attribution: ${manifest.attribution}`,
   ].join('\n');
 }
@@ -432,6 +495,22 @@ async function withAssignments<T>(voicesDir: string, use: (assignments: VoiceAss
   });
 }
 
+/** The unpacked archive or download to install from; undefined for a folder, installed as it is. */
+async function packFolder(from: Extract<VoiceAction, { command: 'voice install' }>['from']) {
+  const refuse = (error: unknown) => {
+    throw error instanceof PackDownloadError || error instanceof PackArchiveError
+      ? new Refused(error.message)
+      : error;
+  };
+  if ('url' in from) {
+    const options = { ...(from.sha256 ? { sha256: from.sha256 } : {}), onProgress: downloadProgress() };
+    return downloadPack(from.url, options).catch(refuse);
+  }
+  const info = await stat(from.path).catch(() => undefined);
+  if (!info) throw new Refused(`${from.path} is neither a folder nor an archive file`);
+  return info.isDirectory() ? undefined : (unpackArchive(from.path).catch(refuse) as Promise<UnpackedPack>);
+}
+
 function isVoiceAction(action: Action): action is VoiceAction {
   return action.command.startsWith('voice ');
 }
@@ -446,18 +525,14 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
       return describePack(check.pack.manifest);
     }
     case 'voice install': {
-      const { from } = action;
-      if ('folder' in from) return installed(await store().install(from.folder));
-      const downloaded = await downloadPack(from.url, {
-        ...(from.sha256 ? { sha256: from.sha256 } : {}),
-        onProgress: downloadProgress(),
-      }).catch((error: unknown) => {
-        throw error instanceof PackDownloadError ? new Refused(error.message) : error;
-      });
+      const { from, published } = action;
+      const unpacked = await packFolder(from);
       try {
-        return installed(await store().install(downloaded.folder));
+        return installed(
+          await store().install(unpacked?.folder ?? ('path' in from ? from.path : ''), published),
+        );
       } finally {
-        await downloaded.remove();
+        await unpacked?.remove();
       }
     }
     case 'voice list': {
@@ -493,7 +568,9 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
       const licence = voice.pack?.licence;
       return [
         `${voice.language}/${voice.speakerId} (${voice.name}) is spoken by ${action.voiceId}, speaker ${action.speaker} (${voice.pack?.speaker})`,
-        ...(licence?.commercial === false ? [`licence: ${licence.name}, NOT for commercial use`] : []),
+        ...(licence && licence.commercial !== true
+          ? [`licence: ${licence.name}${commercialUse(licence)}`]
+          : []),
         'restart the service to use it',
       ].join('\n');
     }

@@ -1,5 +1,6 @@
 import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
 import type { FliteVoice, FliteVoiceName } from './engines/flite/flite.ts';
+import type { PackLicence } from './engines/neural/model-card.ts';
 import type { NeuralVoice } from './engines/neural/neural-engine.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 
@@ -26,7 +27,7 @@ export interface AssignedPack {
   readonly name: string;
   /** The pack's speaker that speaks the voice. */
   readonly speaker: string;
-  readonly licence: { readonly name: string; readonly url: string; readonly commercial: boolean };
+  readonly licence: PackLicence;
   readonly attribution: string;
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,13 +14,13 @@ import { BillingService } from '../../src/accounts/billing.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
+import { admin, field, withoutStores } from '../helpers/admin-cli.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
 import { packMetadata, writeVoicePack } from '../helpers/voice-packs.ts';
 
 // The operator workflow from the API contract (Billing: "an operator credits tokens with the admin
 // command-line tool ... a top-up below 289 tokens is refused"; Authentication: keys shown once).
 
-const script = fileURLToPath(new URL('../../src/cli/admin.ts', import.meta.url));
 let dir: string;
 let dbPath: string;
 
@@ -32,39 +32,6 @@ before(() => {
 after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  // The caller's own database and Redis settings must not redirect the tests.
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', script, ...args],
-      { env: { ...withoutStores(), ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** This process's environment without the database and Redis it may name. */
-function withoutStores(): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
-  return inherited;
-}
-
-function field(output: string, name: string): string {
-  const match = new RegExp(`^${name}: (.+)$`, 'm').exec(output);
-  assert.ok(match?.[1], `no "${name}:" line in:\n${output}`);
-  return match[1];
-}
 
 describe('admin command line', () => {
   it('keeps an account’s lexicon, which `say --show normalized --account` reads', async () => {
@@ -469,5 +436,26 @@ describe('admin voice packs', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('refuses a hostile local .tar.bz2 with the reason, and a licence given half or wrong', {
+    skip: !existsSync('/usr/bin/bzip2') && 'needs bzip2',
+  }, async () => {
+    const env = { DATA_DIR: join(dir, 'voices-file') };
+    const linked = writeVoicePack(join(dir, 'bz-packs', 'linked'), { kind: 'mms' });
+    symlinkSync('/etc/passwd', join(linked, 'extra'));
+    await tar.c({ file: join(dir, 'linked.tar'), cwd: join(dir, 'bz-packs') }, ['linked']);
+    execFileSync('bzip2', ['-f', join(dir, 'linked.tar')]);
+    const refused = await admin(['voice', 'install', join(dir, 'linked.tar.bz2')], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /linked\/extra, a SymbolicLink: a pack holds plain files and folders only/);
+    assert.equal(existsSync(join(dir, 'voices-file', 'voices', 'tiny-mms')), false);
+
+    const maybe = await admin(['voice', 'install', linked, '--licence', 'MIT', '--commercial', 'maybe'], env);
+    assert.equal(maybe.code, 2);
+    assert.match(maybe.stderr, /--commercial must be yes, no or unknown/);
+    const half = await admin(['voice', 'install', linked, '--licence-url', 'https://example.org/l'], env);
+    assert.equal(half.code, 2);
+    assert.match(half.stderr, /--licence-url and --commercial go with --licence NAME/);
   });
 });

@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../../src/speech/engines/neural/voice-pack.ts';
 import { type TinyKind, tinyVitsModel } from './tiny-onnx.ts';
 
 // Voice pack folders for the tests, built from tiny models (tiny-onnx.ts): a good one of each
-// kind, which any test may then break one piece of.
+// kind, which any test may then break one piece of; and voices as their makers publish them.
 
 /** Metadata as sherpa-onnx's conversion scripts write it for each kind. */
 export function packMetadata(kind: TinyKind, sampleRate: number): Record<string, string> {
@@ -34,6 +34,14 @@ export function piperConfig(sampleRate: number): Record<string, unknown> {
   };
 }
 
+/** Stand-in espeak-ng data: the files a Piper pack's data must hold, and the voice its model names. */
+export function writeEspeakData(data: string): string {
+  mkdirSync(join(data, 'lang', 'gmw'), { recursive: true });
+  for (const file of ['phontab', 'phondata', 'phonindex', 'intonations']) writeFileSync(join(data, file), '');
+  writeFileSync(join(data, 'lang', 'gmw', 'en-US'), 'name English (America)\n');
+  return data;
+}
+
 export interface PackOptions {
   readonly kind: TinyKind;
   /** A raw Piper voice: a model without metadata and its `.onnx.json`, no tokens file. */
@@ -53,14 +61,7 @@ export function writeVoicePack(
   writeFileSync(join(folder, 'model.onnx'), tinyVitsModel({ kind, metadata: modelMetadata }));
   if (raw) writeFileSync(join(folder, 'model.onnx.json'), JSON.stringify(piperConfig(sampleRate)));
   else writeFileSync(join(folder, 'tokens.txt'), kind === 'piper' ? PHONEME_TOKENS : CHARACTER_TOKENS);
-  if (kind === 'piper') {
-    // The files a Piper pack's espeak-ng data must hold, and the voice its model names.
-    const data = join(folder, 'espeak-ng-data');
-    mkdirSync(join(data, 'lang', 'gmw'), { recursive: true });
-    for (const file of ['phontab', 'phondata', 'phonindex', 'intonations'])
-      writeFileSync(join(data, file), '');
-    writeFileSync(join(data, 'lang', 'gmw', 'en-US'), 'name English (America)\n');
-  }
+  if (kind === 'piper') writeEspeakData(join(folder, 'espeak-ng-data'));
   const base = {
     name: `Tiny ${kind}`,
     kind,
@@ -74,5 +75,92 @@ export function writeVoicePack(
     attribution: 'Built by the tests',
   };
   writeFileSync(join(folder, MANIFEST_FILE), JSON.stringify({ ...base, ...manifest }));
+  return folder;
+}
+
+/** Piper's own `MODEL_CARD`, as its voice releases publish it beside the model. */
+export function piperModelCard(dataset: string, licence: string): string {
+  return [
+    `# Model card for ${dataset} (medium)`,
+    '',
+    '* Language: en_US (English, United States)',
+    '* Speakers: 1',
+    '* Quality: medium',
+    '* Samplerate: 22,050Hz',
+    '',
+    '## Dataset',
+    '',
+    `* URL: https://example.org/datasets/${dataset}`,
+    `* License: ${licence}`,
+    '',
+    '## Training',
+    '',
+    'Trained from scratch.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A Piper voice as Piper's releases publish it: `NAME.onnx` (a model without the runtime's
+ * metadata), its config `NAME.onnx.json`, and the `MODEL_CARD` when one is given; no manifest,
+ * no tokens file, no espeak-ng data.
+ */
+export function writePublishedPiperVoice(
+  folder: string,
+  {
+    name,
+    sampleRate = 22_050,
+    modelCard,
+    config,
+    speakers = false,
+  }: {
+    name: string;
+    sampleRate?: number;
+    modelCard?: string;
+    /** Fields of the config to change. */
+    config?: Record<string, unknown>;
+    /** A model with a `sid` input, as a voice of several speakers has. */
+    speakers?: boolean;
+  },
+): string {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${name}.onnx`), tinyVitsModel({ kind: 'piper', speakers }));
+  writeFileSync(
+    join(folder, `${name}.onnx.json`),
+    JSON.stringify({ ...piperConfig(sampleRate), dataset: name.split('-')[1] ?? name, ...config }),
+  );
+  if (modelCard !== undefined) writeFileSync(join(folder, 'MODEL_CARD'), modelCard);
+  return folder;
+}
+
+export interface SherpaVoiceOptions {
+  readonly kind: TinyKind;
+  /** The model's file: sherpa-onnx names a Piper voice's after the voice, others `model.onnx`. */
+  readonly model?: string;
+  readonly sampleRate?: number;
+  /** A Piper voice's espeak-ng data to copy in as `espeak-ng-data/`; else stand-in files. */
+  readonly espeakData?: string;
+  readonly readme?: string;
+}
+
+/**
+ * A voice as sherpa-onnx's converted releases unpack: the model with the runtime's metadata,
+ * `tokens.txt`, for a Piper voice its `espeak-ng-data/` and config, and sometimes a README.
+ */
+export function writeSherpaVoice(
+  folder: string,
+  { kind, model = 'model.onnx', sampleRate = 16_000, espeakData, readme }: SherpaVoiceOptions,
+): string {
+  writeVoicePack(folder, { kind, sampleRate });
+  rmSync(join(folder, MANIFEST_FILE));
+  renameSync(join(folder, 'model.onnx'), join(folder, model));
+  if (kind === 'piper') {
+    writeFileSync(join(folder, `${model}.json`), JSON.stringify(piperConfig(sampleRate)));
+    if (espeakData !== undefined) {
+      rmSync(join(folder, 'espeak-ng-data'), { recursive: true });
+      cpSync(espeakData, join(folder, 'espeak-ng-data'), { recursive: true });
+    }
+  }
+  if (readme !== undefined) writeFileSync(join(folder, 'README.md'), readme);
   return folder;
 }

@@ -124,7 +124,11 @@ describe('a neural voice pack assigned to a voice', () => {
       },
     });
     assert.equal(keza.engine, 'espeak-ng');
-    assert.deepEqual(keza.licence, { name: 'GPL-3.0-or-later', url: null, commercial: true });
+    assert.deepEqual(keza.licence, {
+      name: 'GPL-3.0-or-later',
+      url: 'https://github.com/espeak-ng/espeak-ng/blob/master/COPYING',
+      commercial: true,
+    });
     assert.equal(keza.voice_pack, null);
 
     const sample = await web.app.inject({ method: 'GET', url: '/samples/rw-1.wav' });

@@ -65,7 +65,7 @@ describe('GET /api/v1/voices.php', () => {
           assert.equal(voice.engine, engine);
           assert.deepEqual(voice.licence, {
             name: engines[voice.engine as EngineId].licence,
-            url: null,
+            url: engines[voice.engine as EngineId].licenceUrl,
             commercial: true,
           });
           assert.equal(voice.voice_pack, null);

@@ -29,7 +29,11 @@ export function voiceCatalogue(limits: Limits): VoiceCatalogue {
         engine: v.engineVoice.engine,
         licence: v.pack
           ? v.pack.licence
-          : { name: engines[v.engineVoice.engine].licence, url: null, commercial: true },
+          : {
+              name: engines[v.engineVoice.engine].licence,
+              url: engines[v.engineVoice.engine].licenceUrl,
+              commercial: true,
+            },
         voice_pack: v.pack
           ? { name: v.pack.name, speaker: v.pack.speaker, attribution: v.pack.attribution }
           : null,

@@ -33,11 +33,11 @@ export function voiceCatalogueSchema(limits: Limits) {
             }),
             licence: z
               .object({
-                name: z.string(),
-                url: z.string().nullable(),
-                commercial: z
-                  .boolean()
-                  .meta({ description: 'False when the licence forbids commercial use.' }),
+                name: z.string().meta({ description: "`unknown` when the pack's licence was not given." }),
+                url: z.string().nullable().meta({ description: "The licence's page; null when not known." }),
+                commercial: z.boolean().nullable().meta({
+                  description: 'False when the licence forbids commercial use; null when that is not known.',
+                }),
               })
               .meta({
                 description:

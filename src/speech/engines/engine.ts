@@ -76,6 +76,8 @@ export interface EngineDescriptor {
   /** How it makes speech, in words for the people who choose a voice. */
   readonly method: string;
   readonly licence: string;
+  /** Where the licence's text is, linked from the voices listing. */
+  readonly licenceUrl: string;
   /**
    * True when the engine reads text only: the front-end then gives it every clause as text, never
    * phonemes (Kinyarwanda's are made for espeak-ng's phoneme names).

@@ -157,6 +157,7 @@ export const espeakNgEngine: EngineDescriptor = {
   name: 'eSpeak NG',
   method: 'formant synthesis: clear and quick, and plainly synthetic',
   licence: 'GPL-3.0-or-later',
+  licenceUrl: 'https://github.com/espeak-ng/espeak-ng/blob/master/COPYING',
   readIpa(language, ipa) {
     const converted = ipaToEspeak(language, ipa);
     if (!converted.ok) return converted;

@@ -18,7 +18,11 @@ export interface VoiceCatalogueView {
       readonly gender: string;
       readonly sample_rate: number;
       readonly engine: keyof typeof engines;
-      readonly licence: { readonly name: string; readonly url: string | null; readonly commercial: boolean };
+      readonly licence: {
+        readonly name: string;
+        readonly url: string | null;
+        readonly commercial: boolean | null;
+      };
       readonly voice_pack: {
         readonly name: string;
         readonly speaker: string;
@@ -63,11 +67,15 @@ function madeBy(v: VoiceView): SafeHtml {
   return html`Neural voice: ${v.voice_pack.speaker} of ${v.voice_pack.name} (${engine.name}). ${v.voice_pack.attribution}`;
 }
 
-/** A voice's licence, a link when it has one, saying so when it forbids commercial use. */
+/** What a licence says of commercial use, when it forbids it or nobody knows. */
+const COMMERCIAL_USE = { true: '', false: ' (not for commercial use)', null: ' (commercial use not known)' };
+
+/** A voice's licence, a link when it has one, saying so when it forbids commercial use or is unknown. */
 function licenceOf(v: VoiceView): SafeHtml {
   const { name, url, commercial } = v.licence;
-  const named = url ? html`<a href="${url}" rel="noopener noreferrer">${name}</a>` : html`${name}`;
-  return html`${named}${commercial ? '' : ' (not for commercial use)'}`;
+  const shown = name === 'unknown' ? 'licence unknown' : name;
+  const named = url ? html`<a href="${url}" rel="noopener noreferrer">${shown}</a>` : html`${shown}`;
+  return html`${named}${COMMERCIAL_USE[`${commercial}`]}`;
 }
 
 /** Where a voice's sample is served; the sample route parses the same shape. */

@@ -249,6 +249,7 @@ export const fliteEngine: EngineDescriptor = {
   name: 'Flite',
   method: 'voices built from recordings of real speakers',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
+  licenceUrl: 'https://github.com/festvox/flite/blob/master/COPYING',
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
   async load() {

@@ -132,6 +132,7 @@ export const neuralEngine: EngineDescriptor = {
   name: 'sherpa-onnx',
   method: 'neural voices (VITS) from installed voice packs',
   licence: 'Apache-2.0 (sherpa-onnx; each voice pack has its own licence)',
+  licenceUrl: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/LICENSE',
   readsTextOnly: true,
   async load() {
     return new NeuralEngine();

@@ -59,12 +59,16 @@ const manifestSchema = z
     piperConfig: fileName.optional(),
     /** Piper's phonemizer data (an `espeak-ng-data` folder in the pack); MMS reads characters. */
     espeakData: fileName.optional(),
+    /** `{"name": "unknown", "url": null, "commercial": null}` when nobody stated it. */
     licence: z.strictObject({
       name: shownText(100),
-      /** Shown as a link on the voices page: http(s) only. */
-      url: z.url({ protocol: /^https?$/ }).max(500),
-      /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models). */
-      commercial: z.boolean(),
+      /** Shown as a link on the voices page: http(s) only; null when there is none. */
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(500)
+        .nullable(),
+      /** False for voices whose licence forbids commercial use (CC BY-NC, the MMS models); null when not known. */
+      commercial: z.boolean().nullable(),
     }),
     attribution: shownText(1000),
   })
@@ -89,6 +93,15 @@ export interface VoicePack {
   readonly tokens: { readonly path: string } | { readonly piper: PiperConfig };
 }
 
+/**
+ * A voice without our manifest, as its makers publish it (`published-voice.ts`): the manifest
+ * made for it, and its espeak-ng data when that is not in its folder.
+ */
+export interface PackSource {
+  readonly manifest: unknown;
+  readonly espeakDataPath?: string;
+}
+
 export type VoicePackCheck =
   | { readonly ok: true; readonly pack: VoicePack }
   | { readonly ok: false; readonly problems: readonly string[] };
@@ -111,15 +124,25 @@ async function readSmall(path: string, limit: number): Promise<Buffer | string> 
   return readFile(path);
 }
 
+/** Whether `folder` holds our manifest (else it may be a voice as its makers publish it). */
+export async function hasManifest(folder: string): Promise<boolean> {
+  return (await stat(join(folder, MANIFEST_FILE)).catch(() => undefined)) !== undefined;
+}
+
 /** The manifest, or the problems with it. */
-async function readManifest(folder: string): Promise<VoicePackManifest | string[]> {
-  const bytes = await readSmall(join(folder, MANIFEST_FILE), MAX_MANIFEST_BYTES);
-  if (typeof bytes === 'string') return [`${MANIFEST_FILE} ${bytes}`];
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return [`${MANIFEST_FILE} is not JSON`];
+async function readManifest(
+  folder: string,
+  given: PackSource | undefined,
+): Promise<VoicePackManifest | string[]> {
+  let json = given?.manifest;
+  if (given === undefined) {
+    const bytes = await readSmall(join(folder, MANIFEST_FILE), MAX_MANIFEST_BYTES);
+    if (typeof bytes === 'string') return [`${MANIFEST_FILE} ${bytes}`];
+    try {
+      json = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return [`${MANIFEST_FILE} is not JSON`];
+    }
   }
   const parsed = manifestSchema.safeParse(json);
   if (parsed.success) return parsed.data;
@@ -226,9 +249,12 @@ async function espeakProblems(pack: VoicePack, voice: string | undefined): Promi
   return [];
 }
 
-/** Checks everything in `folder` that the runtime would trip on. Never throws for a bad pack. */
-export async function checkVoicePack(folder: string): Promise<VoicePackCheck> {
-  const manifest = await readManifest(folder);
+/**
+ * Checks everything in `folder` that the runtime would trip on, with its manifest file or the
+ * manifest `given` for a voice as published. Never throws for a bad pack.
+ */
+export async function checkVoicePack(folder: string, given?: PackSource): Promise<VoicePackCheck> {
+  const manifest = await readManifest(folder, given);
   if (Array.isArray(manifest)) return { ok: false, problems: manifest };
   const tokens = await readTokens(folder, manifest);
   if (typeof tokens === 'string') return { ok: false, problems: [tokens] };
@@ -236,7 +262,10 @@ export async function checkVoicePack(folder: string): Promise<VoicePackCheck> {
     folder,
     manifest,
     modelPath: join(folder, manifest.model),
-    espeakDataPath: manifest.espeakData === undefined ? undefined : join(folder, manifest.espeakData),
+    espeakDataPath:
+      manifest.espeakData === undefined
+        ? undefined
+        : (given?.espeakDataPath ?? join(folder, manifest.espeakData)),
     tokens,
   };
   const problems = await modelProblems(pack);

@@ -3,9 +3,12 @@ import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import { join } from 'node:path';
 import { withMetadata } from './onnx-model.ts';
 import { piperMetadata, piperTokens } from './piper-voice.ts';
+import { describePublishedVoice, type PublishedVoiceOptions } from './published-voice.ts';
 import {
   checkVoicePack,
+  hasManifest,
   MANIFEST_FILE,
+  type PackSource,
   type VoicePack,
   type VoicePackCheck,
   type VoicePackManifest,
@@ -17,7 +20,9 @@ import {
  * copied, only the files its manifest names are copied (never a link), the copy is made under a
  * temporary name and renamed into place, so a half-copied pack is never installed, and the copy
  * is checked again. A raw Piper voice is converted on the way (`piper-voice.ts`): the copy of its
- * model gets the metadata the runtime needs, and a tokens file is written from its config.
+ * model gets the metadata the runtime needs, and a tokens file is written from its config. A
+ * voice without our manifest, as Piper or sherpa-onnx publish it, gets one written from its own
+ * files (`published-voice.ts`).
  */
 
 /** The tokens file a raw Piper voice gets when it is installed. */
@@ -62,9 +67,24 @@ export class VoiceStore {
     this.#dir = dir;
   }
 
-  /** Checks the pack in `folder` and installs a copy of it; refuses one already installed. */
-  async install(folder: string): Promise<InstallResult> {
-    const check = await checkVoicePack(folder);
+  /**
+   * Checks the pack in `folder` and installs a copy of it; refuses one already installed. A
+   * folder without our manifest is taken as its makers publish it, with `published`'s name,
+   * language, licence and espeak-ng data where its files do not say.
+   */
+  async install(folder: string, published: PublishedVoiceOptions = {}): Promise<InstallResult> {
+    let given: PackSource | undefined;
+    if (await hasManifest(folder)) {
+      if (Object.keys(published).length > 0) {
+        const problem = `the pack's ${MANIFEST_FILE} states its name, language and licence: the options for a voice as published (--licence, --name, --language, --espeak-data) do not apply`;
+        return { ok: false, problems: [problem] };
+      }
+    } else {
+      const described = await describePublishedVoice(folder, published);
+      if (Array.isArray(described)) return { ok: false, problems: described };
+      given = described;
+    }
+    const check = await checkVoicePack(folder, given);
     if (!check.ok) return check;
     const { pack } = check;
     const id = voiceId(pack.manifest.name);
@@ -73,9 +93,12 @@ export class VoiceStore {
       return { ok: false, problems: [`a voice ${id} is installed already: remove it first`] };
     }
     const { manifest } = pack;
-    const named = [MANIFEST_FILE, manifest.model, manifest.tokens, manifest.piperConfig, manifest.espeakData];
-    const files = named.filter((name): name is string => name !== undefined);
-    const links = (await Promise.all(files.map((name) => linksIn(join(folder, name))))).flat();
+    const named = [given ? undefined : MANIFEST_FILE, manifest.model, manifest.tokens, manifest.piperConfig];
+    const files = named
+      .filter((name): name is string => name !== undefined)
+      .map((name) => join(folder, name));
+    if (pack.espeakDataPath !== undefined) files.push(pack.espeakDataPath);
+    const links = (await Promise.all(files.map(linksIn))).flat();
     if (links.length > 0) return { ok: false, problems: [`a pack holds no links: ${links[0]}`] };
     await mkdir(this.#dir, { recursive: true });
     const partial = join(this.#dir, `.partial-${randomBytes(6).toString('hex')}`);
@@ -110,16 +133,21 @@ export class VoiceStore {
   }
 }
 
-/** Copies the files of a checked pack into `into`, converting a raw Piper voice. */
+/**
+ * Copies the files of a checked pack into `into`, converting a raw Piper voice, and writes its
+ * manifest as checked (a pack as published has none of its own).
+ */
 async function copyPack(pack: VoicePack, into: string): Promise<void> {
   const { manifest, folder } = pack;
-  if (manifest.espeakData !== undefined) {
-    await cp(join(folder, manifest.espeakData), join(into, manifest.espeakData), { recursive: true });
+  if (manifest.espeakData !== undefined && pack.espeakDataPath !== undefined) {
+    await cp(pack.espeakDataPath, join(into, manifest.espeakData), { recursive: true });
   }
+  const write = (installed: VoicePackManifest) =>
+    writeFile(join(into, MANIFEST_FILE), JSON.stringify(installed, null, 2));
   if ('path' in pack.tokens) {
-    for (const name of [MANIFEST_FILE, manifest.model, manifest.tokens ?? '']) {
-      await cp(join(folder, name), join(into, name));
-    }
+    await cp(join(folder, manifest.model), join(into, manifest.model));
+    await cp(pack.tokens.path, join(into, manifest.tokens ?? PIPER_TOKENS_FILE));
+    await write(manifest);
     return;
   }
   const config = pack.tokens.piper;
@@ -127,8 +155,5 @@ async function copyPack(pack: VoicePack, into: string): Promise<void> {
   await writeFile(join(into, manifest.model), withMetadata(model, piperMetadata(config)));
   await writeFile(join(into, PIPER_TOKENS_FILE), piperTokens(config));
   const { piperConfig: _, ...converted } = manifest;
-  await writeFile(
-    join(into, MANIFEST_FILE),
-    JSON.stringify({ ...converted, tokens: PIPER_TOKENS_FILE }, null, 2),
-  );
+  await write({ ...converted, tokens: PIPER_TOKENS_FILE });
 }
