@@ -8,7 +8,11 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { assignedVoice } from '../speech/assigned-voices.ts';
 import { PackArchiveError, type UnpackedPack, unpackArchive } from '../speech/engines/neural/pack-archive.ts';
 import { downloadPack, PackDownloadError } from '../speech/engines/neural/pack-download.ts';
-import { type PublishedVoiceOptions, statedLicence } from '../speech/engines/neural/published-voice.ts';
+import {
+  type PublishedVoiceOptions,
+  packSourceOf,
+  statedLicence,
+} from '../speech/engines/neural/published-voice.ts';
 import { AssignmentsFileError, VoiceAssignments } from '../speech/engines/neural/voice-assignments.ts';
 import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
 import { type InstallResult, VoiceStore } from '../speech/engines/neural/voice-store.ts';
@@ -30,7 +34,8 @@ commands:
   lexicon list --account ACCOUNT_ID
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
-  voice check [--folder] FOLDER                   checks a neural voice pack (Piper or MMS) before install
+  voice check [--folder] FOLDER                   checks a neural voice pack (Piper or MMS, our manifest
+                                                  or as published) before install
   voice install [--folder] FOLDER                 checks it and installs a copy in DATA_DIR/voices
   voice install [--file] ARCHIVE                  the same from a .tar.gz or .tar.bz2 of the folder
   voice install [--url] URL [--sha256 HEX]        the same downloaded
@@ -520,7 +525,9 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
   const store = () => new VoiceStore(voicesDir());
   switch (action.command) {
     case 'voice check': {
-      const check = await checkVoicePack(action.folder);
+      const given = await packSourceOf(action.folder);
+      if (Array.isArray(given)) throw refusedPack(given);
+      const check = await checkVoicePack(action.folder, given);
       if (!check.ok) throw refusedPack(check.problems);
       return describePack(check.pack.manifest);
     }

@@ -284,10 +284,10 @@ describe('admin voice packs', () => {
     assert.match(listed.stdout, /amy-medium\s+piper\s+en\s+CC BY 4.0\s+-\s+ok/);
 
     // A file broken after installation shows in the list, not as a healthy voice.
-    writeFileSync(join(copy, 'tokens.txt'), 'a 1\nb 1\n');
+    writeFileSync(join(copy, 'tokens.txt'), 'a 1\na 2\n');
     assert.match(
       (await admin(['voice', 'list'], env)).stdout,
-      /amy-medium .*broken: the tokens file tokens.txt line 2: id 1 appears twice/,
+      /amy-medium .*broken: the tokens file tokens.txt line 2: symbol "a" appears twice/,
     );
 
     assert.equal((await admin(['voice', 'remove', '--voice', 'amy-medium'], env)).code, 0);

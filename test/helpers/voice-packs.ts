@@ -18,6 +18,11 @@ export function packMetadata(kind: TinyKind, sampleRate: number): Record<string,
 export const CHARACTER_TOKENS = `${[...' abcdefghijklmnopqrstuvwxyz']
   .map((symbol, id) => `${symbol} ${id}`)
   .join('\n')}\n`;
+/** sherpa-onnx's MMS conversions give each capital letter its small letter's id. */
+const SHERPA_CHARACTER_TOKENS = CHARACTER_TOKENS.replace(
+  /^([a-z]) (\d+)$/gm,
+  (line, letter: string, id) => `${line}\n${letter.toUpperCase()} ${id}`,
+);
 /** A Piper voice reads espeak-ng's phonemes: these, in its tests. */
 const PHONEMES = [...'_^$ abdefhijklmnoprstuvwzæðŋɐɑɔəɚɛɜɡɪɹʃʊʌʒθˈˌː,.!?'];
 const PHONEME_TOKENS = `${PHONEMES.map((symbol, id) => `${symbol} ${id}`).join('\n')}\n`;
@@ -160,7 +165,7 @@ export function writeSherpaVoice(
       rmSync(join(folder, 'espeak-ng-data'), { recursive: true });
       cpSync(espeakData, join(folder, 'espeak-ng-data'), { recursive: true });
     }
-  }
+  } else writeFileSync(join(folder, 'tokens.txt'), SHERPA_CHARACTER_TOKENS);
   if (readme !== undefined) writeFileSync(join(folder, 'README.md'), readme);
   return folder;
 }

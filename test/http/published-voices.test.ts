@@ -77,7 +77,8 @@ describe('voices installed as their makers publish them', {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/releases/vits-mms-kin.tar.bz2`;
 
-    // One command each, as an operator installs them (one at a time: they share DATA_DIR).
+    // Checked, then installed with one command each, as an operator does.
+    installs.check = await admin(['voice', 'check', carded], env());
     installs.carded = await admin(['voice', 'install', carded], env());
     installs.bare = await admin(['voice', 'install', bare], env());
     installs.sherpa = await admin(
@@ -147,6 +148,9 @@ describe('voices installed as their makers publish them', {
   }
 
   it('installs a Piper voice as published with its MODEL_CARD: the manifest from its config, the licence from its card', async () => {
+    const check = installs.check as Outcome;
+    assert.match(check.stdout, /en_US-carded-medium: a piper voice pack for en, 22050 Hz/);
+    assert.equal(field(check.stdout, 'licence'), 'CC BY 4.0');
     const { stdout } = installs.carded as Outcome;
     assert.equal(field(stdout, 'voice'), 'en-us-carded-medium');
     assert.match(stdout, /en_US-carded-medium: a piper voice pack for en, 22050 Hz, speakers 0 carded/);

@@ -206,9 +206,10 @@ describe('neural voice packs', () => {
     );
   });
 
-  it('reads a tokens file: a symbol (a space too) and an id a line, each unique', () => {
+  it('reads a tokens file: a symbol (a space too) and an id a line, each symbol once', () => {
     assert.equal(checkTokens('  0\na 1\nb 2\n'), 3);
-    assert.match(String(checkTokens('a 1\nb 1\n')), /id 1 appears twice/);
+    // sherpa-onnx's MMS conversions give a capital letter its small letter's id.
+    assert.equal(checkTokens('a 1\nA 1\n'), 2);
     assert.match(String(checkTokens('a 1\na 2\n')), /symbol "a" appears twice/);
     assert.match(String(checkTokens('a one\n')), /line 1 is not "symbol id"/);
     assert.match(String(checkTokens('\n\n')), /has no tokens/);

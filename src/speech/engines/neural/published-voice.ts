@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { allowsCommercialUse, type PackLicence, readModelCard, UNKNOWN_LICENCE } from './model-card.ts';
 import { readOnnxModel } from './onnx-model.ts';
 import { type PiperConfig, piperEspeakVoice, piperSampleRate, readPiperConfig } from './piper-voice.ts';
-import type { PackSource, VoicePackManifest } from './voice-pack.ts';
+import { hasManifest, MANIFEST_FILE, type PackSource, type VoicePackManifest } from './voice-pack.ts';
 
 /**
  * A voice as its makers publish it, without our manifest, made into a pack: the manifest is
@@ -133,10 +133,25 @@ async function cardOf(folder: string) {
 }
 
 /**
+ * What `folder` is checked with: its own manifest (undefined), or for a voice as published the
+ * manifest made for it from its files and `published`; else the problems.
+ */
+export async function packSourceOf(
+  folder: string,
+  published: PublishedVoiceOptions = {},
+): Promise<PackSource | undefined | string[]> {
+  if (!(await hasManifest(folder))) return describePublishedVoice(folder, published);
+  if (Object.keys(published).length === 0) return undefined;
+  return [
+    `the pack's ${MANIFEST_FILE} states its name, language and licence: the options for a voice as published (--licence, --name, --language, --espeak-data) do not apply`,
+  ];
+}
+
+/**
  * The manifest of the voice in `folder`, as published by Piper or converted by sherpa-onnx, with
  * where its espeak-ng data is; or the problems that keep it from being a pack.
  */
-export async function describePublishedVoice(
+async function describePublishedVoice(
   folder: string,
   options: PublishedVoiceOptions = {},
 ): Promise<PackSource | string[]> {
@@ -160,12 +175,8 @@ export async function describePublishedVoice(
   // A converted voice needs its config for its speakers' names only; Piper's needs all of it.
   if (typeof config === 'string' && !sherpa) return [`the Piper config ${model}.json ${config}`];
   const piperConfig = typeof config === 'string' ? undefined : config;
-  const common = {
-    name: shown(options.name ?? (stem === 'model' ? basename(folder) : stem)),
-    model,
-    licence,
-    attribution: undefined as string | undefined,
-  };
+  // What its makers call the voice: the model's file name, or its folder's for a `model.onnx`.
+  const published = stem === 'model' ? basename(folder) : stem;
   const described = sherpa
     ? await sherpaVoice(folder, model, piperConfig, options)
     : piperConfig === undefined
@@ -178,13 +189,11 @@ export async function describePublishedVoice(
     ? `${described.manifest.kind === 'piper' ? 'Piper' : 'MMS'} voice converted by sherpa-onnx`
     : 'Piper voice';
   const attribution = shown(
-    `${origin}: ${stem}${card.datasetUrl ? `; dataset: ${card.datasetUrl}` : ''}`,
+    `${origin}: ${published}${card.datasetUrl ? `; dataset: ${card.datasetUrl}` : ''}`,
     1000,
   );
-  return {
-    ...described,
-    manifest: { ...common, ...described.manifest, attribution },
-  };
+  const name = shown(options.name ?? published);
+  return { ...described, manifest: { name, model, licence, ...described.manifest, attribution } };
 }
 
 type Described = { manifest: Record<string, unknown>; espeakDataPath?: string } | string[];

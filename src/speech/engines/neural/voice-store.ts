@@ -3,12 +3,10 @@ import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import { join } from 'node:path';
 import { withMetadata } from './onnx-model.ts';
 import { piperMetadata, piperTokens } from './piper-voice.ts';
-import { describePublishedVoice, type PublishedVoiceOptions } from './published-voice.ts';
+import { type PublishedVoiceOptions, packSourceOf } from './published-voice.ts';
 import {
   checkVoicePack,
-  hasManifest,
   MANIFEST_FILE,
-  type PackSource,
   type VoicePack,
   type VoicePackCheck,
   type VoicePackManifest,
@@ -73,17 +71,8 @@ export class VoiceStore {
    * language, licence and espeak-ng data where its files do not say.
    */
   async install(folder: string, published: PublishedVoiceOptions = {}): Promise<InstallResult> {
-    let given: PackSource | undefined;
-    if (await hasManifest(folder)) {
-      if (Object.keys(published).length > 0) {
-        const problem = `the pack's ${MANIFEST_FILE} states its name, language and licence: the options for a voice as published (--licence, --name, --language, --espeak-data) do not apply`;
-        return { ok: false, problems: [problem] };
-      }
-    } else {
-      const described = await describePublishedVoice(folder, published);
-      if (Array.isArray(described)) return { ok: false, problems: described };
-      given = described;
-    }
+    const given = await packSourceOf(folder, published);
+    if (Array.isArray(given)) return { ok: false, problems: given };
     const check = await checkVoicePack(folder, given);
     if (!check.ok) return check;
     const { pack } = check;
