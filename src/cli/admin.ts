@@ -501,8 +501,10 @@ async function withAssignments<T>(voicesDir: string, use: (assignments: VoiceAss
 }
 
 /** The unpacked archive or download to install from; undefined for a folder, installed as it is. */
-async function packFolder(from: Extract<VoiceAction, { command: 'voice install' }>['from']) {
-  const refuse = (error: unknown) => {
+async function packFolder(
+  from: Extract<VoiceAction, { command: 'voice install' }>['from'],
+): Promise<UnpackedPack | undefined> {
+  const refuse = (error: unknown): never => {
     throw error instanceof PackDownloadError || error instanceof PackArchiveError
       ? new Refused(error.message)
       : error;
@@ -513,7 +515,7 @@ async function packFolder(from: Extract<VoiceAction, { command: 'voice install' 
   }
   const info = await stat(from.path).catch(() => undefined);
   if (!info) throw new Refused(`${from.path} is neither a folder nor an archive file`);
-  return info.isDirectory() ? undefined : (unpackArchive(from.path).catch(refuse) as Promise<UnpackedPack>);
+  return info.isDirectory() ? undefined : unpackArchive(from.path).catch(refuse);
 }
 
 function isVoiceAction(action: Action): action is VoiceAction {
