@@ -509,13 +509,21 @@ async function packFolder(
       ? new Refused(error.message)
       : error;
   };
+  // Unpacking a .tar.bz2 of a large voice takes a while (its decoder is JavaScript): say so.
+  const unpacking = () => process.stderr.write('unpacking the archive\n');
   if ('url' in from) {
-    const options = { ...(from.sha256 ? { sha256: from.sha256 } : {}), onProgress: downloadProgress() };
+    const options = {
+      ...(from.sha256 ? { sha256: from.sha256 } : {}),
+      onProgress: downloadProgress(),
+      onUnpacking: unpacking,
+    };
     return downloadPack(from.url, options).catch(refuse);
   }
   const info = await stat(from.path).catch(() => undefined);
   if (!info) throw new Refused(`${from.path} is neither a folder nor an archive file`);
-  return info.isDirectory() ? undefined : unpackArchive(from.path).catch(refuse);
+  if (info.isDirectory()) return undefined;
+  unpacking();
+  return unpackArchive(from.path).catch(refuse);
 }
 
 function isVoiceAction(action: Action): action is VoiceAction {

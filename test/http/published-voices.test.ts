@@ -191,7 +191,7 @@ describe('voices installed as their makers publish them', {
     const { stdout, stderr } = installs.archive as Outcome;
     assert.equal(field(stdout, 'voice'), 'vits-mms-kin');
     assert.match(stdout, /a mms voice pack for rw, 16000 Hz/);
-    assert.match(stderr, /downloaded 100 %/);
+    assert.match(stderr, /downloaded 100 %\nunpacking the archive/);
     const voice = await listed('rw', 1);
     assert.equal(voice.sample_rate, 16_000);
     assert.deepEqual(voice.licence, { name: 'unknown', url: null, commercial: null });

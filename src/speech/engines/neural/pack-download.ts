@@ -22,6 +22,8 @@ export interface DownloadOptions {
   readonly sha256?: string;
   /** Told the bytes so far and the total when the server says it. */
   readonly onProgress?: (received: number, total: number | undefined) => void;
+  /** Told when the archive is downloaded and being unpacked (a large .tar.bz2 takes a while). */
+  readonly onUnpacking?: () => void;
   readonly signal?: AbortSignal;
 }
 
@@ -48,6 +50,7 @@ export async function downloadPack(url: string, options: DownloadOptions = {}): 
     if (options.sha256 !== undefined && hash !== options.sha256.toLowerCase()) {
       throw new PackDownloadError(`the archive's SHA-256 is ${hash}, not ${options.sha256}`);
     }
+    options.onUnpacking?.();
     return await unpackArchive(archive).catch((error: unknown) => {
       throw error instanceof PackArchiveError ? new PackDownloadError(error.message) : error;
     });
