@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readModelCard } from '../../../src/speech/engines/neural/model-card.ts';
+import { allowsCommercialUse, readModelCard } from '../../../src/speech/engines/neural/model-card.ts';
 import { piperModelCard } from '../../helpers/voice-packs.ts';
 
 // The licence of a voice as its model card states it: Piper's MODEL_CARD in each of the ways its
@@ -80,5 +80,12 @@ describe('model cards', () => {
     assert.ok(long && long.name.length <= 100);
     const files = readModelCard('* URL: file:///etc/passwd\n* License: See URL');
     assert.deepEqual(files, { licence: undefined, datasetUrl: undefined });
+  });
+  it('tells commercial use from a licence name, and "mit" in a sentence is not the MIT licence', () => {
+    assert.equal(allowsCommercialUse('MIT'), true);
+    assert.equal(allowsCommercialUse('mit'), true);
+    assert.equal(allowsCommercialUse('CC BY-NC 4.0'), false);
+    assert.equal(allowsCommercialUse('frei mit Namensnennung'), null);
+    assert.equal(allowsCommercialUse('Apache 2.0'), true);
   });
 });

@@ -39,12 +39,15 @@ const MAX_NAME = 100;
 /** Names of licences by what they allow: anything else is not known. */
 const NON_COMMERCIAL = /\bnc\b|non-?commercial|research[- ]only/i;
 const COMMERCIAL =
-  /\b(cc0|cc[- ]?by(-sa)?(\b|[- ]\d)|public[- ]domain|mit|apache|bsd|isc|odc-by|pddl|unlicense)\b|creativecommons\.org\/(licenses\/by(-sa)?\/|publicdomain\/)/i;
+  /\b(cc0|cc[- ]?by(-sa)?(\b|[- ]\d)|public[- ]domain|apache|bsd|isc|odc-by|pddl|unlicense)\b|creativecommons\.org\/(licenses\/by(-sa)?\/|publicdomain\/)/i;
+// "mit" is also a word (German "frei mit Namensnennung"): the MIT licence only in capitals, or as
+// a licence id alone (`license: mit` in a card's front matter).
+const MIT = /\bMIT\b|^\s*mit\s*$/;
 
 /** Whether `text` (a licence's name or address) allows commercial use, when that can be told. */
 export function allowsCommercialUse(text: string): boolean | null {
   if (NON_COMMERCIAL.test(text)) return false;
-  return COMMERCIAL.test(text) ? true : null;
+  return COMMERCIAL.test(text) || MIT.test(text) ? true : null;
 }
 
 /** Plain text of a card's value: no control characters, no Markdown emphasis or code marks. */
