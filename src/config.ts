@@ -97,8 +97,27 @@ const schema = z
           .min(1, 'must name at least one proxy address'),
       )
       .optional(),
+    // Metrics are off unless one of these is set. With a token, GET /metrics on the service's own
+    // port answers a scraper that sends it as a bearer token; with a port, a listener of its own
+    // serves them (on loopback unless METRICS_HOST says otherwise), with the token too if set.
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9._~+/=-]{32,512}$/, 'must be 32-512 characters of A-Z a-z 0-9 . _ ~ + / = -')
+      .optional(),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).optional(),
   })
   .superRefine((env, context) => {
+    if (env.METRICS_HOST !== undefined && env.METRICS_PORT === undefined) {
+      context.addIssue({ code: 'custom', path: ['METRICS_HOST'], message: 'is set but METRICS_PORT is not' });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+      context.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT (set METRICS_TOKEN to serve metrics on PORT)',
+      });
+    }
     // An S3 setting without a bucket is a half-done configuration: say so rather than quietly
     // keeping files on one instance's disk.
     if (env.S3_BUCKET === undefined && env.S3_ENDPOINT !== undefined) {
@@ -140,6 +159,15 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** Proxies whose X-Forwarded-For is believed; empty: the client address is the socket's. */
   trustedProxies: readonly string[];
+  /** Prometheus metrics, or null when they are off (neither METRICS_TOKEN nor METRICS_PORT set). */
+  metrics: MetricsConfig | null;
+}>;
+
+export type MetricsConfig = Readonly<{
+  /** The bearer token a scraper must send; null: no token (only the separate port serves them). A secret: never log it. */
+  token: string | null;
+  /** The separate listener's port and address; null: none, metrics are on PORT behind the token. */
+  listener: Readonly<{ port: number; host: string }> | null;
 }>;
 
 /** Raised with every bad variable named, so an operator fixes them all in one go. */
@@ -189,5 +217,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     charsPerToken: data.CHARS_PER_TOKEN,
     logLevel: data.LOG_LEVEL,
     trustedProxies: Object.freeze(data.TRUST_PROXY ?? []),
+    metrics:
+      data.METRICS_TOKEN === undefined && data.METRICS_PORT === undefined
+        ? null
+        : Object.freeze({
+            token: data.METRICS_TOKEN ?? null,
+            listener:
+              data.METRICS_PORT === undefined
+                ? null
+                : Object.freeze({ port: data.METRICS_PORT, host: data.METRICS_HOST ?? '127.0.0.1' }),
+          }),
   });
 }

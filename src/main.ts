@@ -5,8 +5,10 @@ import { LexiconService } from './accounts/lexicons.ts';
 import { SessionService } from './accounts/sessions.ts';
 import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type MetricsConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { startMetricsListener } from './http/metrics-listener.ts';
+import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
 import { loadAssignedVoices } from './speech/assigned-voices.ts';
 import { EnginePool } from './speech/pool.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
@@ -30,6 +32,19 @@ const SHUTDOWN_GRACE_MS = 15_000;
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 // Fixed by the API contract.
 const API_LIMITS = { fileMaxChars: 10_000, streamMaxChars: 4_000, requestsPerMinute: 30 } as const;
+
+/**
+ * The Prometheus recorder when metrics are on. The library is loaded only then: an instance
+ * without metrics neither loads it nor records anything.
+ */
+async function openMetrics(
+  config: MetricsConfig | null,
+): Promise<{ metrics: Metrics; exposition: MetricsExposition | undefined }> {
+  if (config === null) return { metrics: noMetrics, exposition: undefined };
+  const { PrometheusMetrics } = await import('./metrics/prometheus.ts');
+  const prometheus = new PrometheusMetrics();
+  return { metrics: prometheus, exposition: prometheus };
+}
 
 function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -70,8 +85,9 @@ async function main(): Promise<void> {
           },
         );
   let pool: EnginePool | undefined;
+  const { metrics, exposition } = await openMetrics(config.metrics);
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
-  const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger, metrics });
   const lexicons = new LexiconService(db.lexicons);
   const { users, sessions } = webRepositories(db.kysely);
   const app = await buildApp({
@@ -103,6 +119,10 @@ async function main(): Promise<void> {
       lexicons,
       topUps: new TopUpRequestService(db.topUpRequests, billing),
     },
+    metrics,
+    ...(exposition && config.metrics?.token
+      ? { metricsRoute: { exposition, token: config.metrics.token } }
+      : {}),
     logger: { level: config.logLevel },
   });
   reportRateLimit = (change) => {
@@ -131,11 +151,20 @@ async function main(): Promise<void> {
 
   // Listen first, warm second: health answers 503 until the engines are ready.
   await app.listen({ port: config.port, host: config.host });
+  const listener = config.metrics?.listener;
+  const metricsListener =
+    exposition && listener
+      ? await startMetricsListener({ exposition, ...listener, token: config.metrics?.token ?? null })
+      : undefined;
+  if (metricsListener)
+    app.log.info({ host: listener?.host, port: metricsListener.port }, 'metrics listening');
   pool = await EnginePool.start({
     size: config.poolSize,
     warmUp: warmUpPlan(allVoices()),
+    metrics,
     ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
   });
+  metrics.observePool(pool);
   for (const failure of pool.warmUpFailures) app.log.error({ failure }, 'a voice failed its warm-up');
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
@@ -153,6 +182,7 @@ async function main(): Promise<void> {
     forced.unref();
     stopSweeper();
     await app.close();
+    await metricsListener?.close();
     await pool?.close();
     await db.close();
     redis?.disconnect();

@@ -140,3 +140,40 @@ describe('loadConfig: generated-file storage', () => {
     );
   });
 });
+
+describe('loadConfig: metrics', () => {
+  const token = 'a'.repeat(40);
+
+  it('leaves metrics off unless METRICS_TOKEN or METRICS_PORT is set', () => {
+    assert.equal(loadConfig({}).metrics, null);
+    assert.deepEqual(loadConfig({ METRICS_TOKEN: token }).metrics, { token, listener: null });
+  });
+
+  it('binds the metrics port to loopback unless METRICS_HOST names another address', () => {
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464' }).metrics, {
+      token: null,
+      listener: { port: 9464, host: '127.0.0.1' },
+    });
+    assert.deepEqual(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.7', METRICS_TOKEN: token }).metrics,
+      {
+        token,
+        listener: { port: 9464, host: '10.0.0.7' },
+      },
+    );
+  });
+
+  it('refuses a short or odd token, a host without a port, and the service port twice', () => {
+    for (const bad of ['short', `${'a'.repeat(31)}`, `${token} x`, `${token}\n`]) {
+      assert.throws(() => loadConfig({ METRICS_TOKEN: bad }), /METRICS_TOKEN/, bad);
+    }
+    assert.throws(
+      () => loadConfig({ METRICS_HOST: '0.0.0.0' }),
+      /METRICS_HOST: is set but METRICS_PORT is not/,
+    );
+    assert.throws(
+      () => loadConfig({ PORT: '9000', METRICS_PORT: '9000' }),
+      /METRICS_PORT: must differ from PORT/,
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { type BillingMetrics, noMetrics } from '../metrics/metrics.ts';
 import { newId } from './ids.ts';
 import type {
   AccountRepository,
@@ -164,6 +165,8 @@ export interface BillingServiceDeps {
   readonly accounts: AccountRepository;
   readonly ledger: LedgerRepository;
   readonly now?: () => Date;
+  /** Where committed charges, refunds and payment refusals are counted; nowhere by default. */
+  readonly metrics?: BillingMetrics;
 }
 
 /**
@@ -175,11 +178,13 @@ export class BillingService {
   readonly #accounts: AccountRepository;
   readonly #ledger: LedgerRepository;
   readonly #now: () => Date;
+  readonly #metrics: BillingMetrics;
 
   constructor(deps: BillingServiceDeps) {
     this.#accounts = deps.accounts;
     this.#ledger = deps.ledger;
     this.#now = deps.now ?? (() => new Date());
+    this.#metrics = deps.metrics ?? noMetrics;
   }
 
   /**
@@ -203,7 +208,10 @@ export class BillingService {
       studio: options.studio ?? false,
       language: options.language ?? '',
     });
-    if (via === 'insufficient') return insufficient(summary.balance, tokens);
+    if (via === 'insufficient') {
+      this.#metrics.paymentRefused();
+      return insufficient(summary.balance, tokens);
+    }
     return { ok: true, via, balance: summary.balance, freeUsesRemaining: freeUsesRemaining(summary) };
   }
 
@@ -228,6 +236,7 @@ export class BillingService {
       // Free and consumes nothing, so it needs no lock and leaves no ledger entry.
       const summary = await this.#ledger.summary(accountId);
       if (summary === undefined) return { ok: false, code: 'account_not_found' };
+      this.#metrics.charged('studio_free', 0);
       return {
         ok: true,
         entry: null,
@@ -278,7 +287,13 @@ export class BillingService {
         };
       },
     );
-    return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
+    if (!locked.found) return { ok: false, code: 'account_not_found' };
+    // Counted once the transaction has committed: a rolled-back charge never shows.
+    const result = locked.value;
+    if (result.ok && result.entry !== null)
+      this.#metrics.charged(result.entry.kind === 'free_use' ? 'free_use' : 'charge', -result.entry.tokens);
+    else if (!result.ok && result.code === 'insufficient_tokens') this.#metrics.paymentRefused();
+    return result;
   }
 
   /**
@@ -329,7 +344,14 @@ export class BillingService {
         freeUsesRemaining: freeUsesRemaining(after),
       };
     });
-    return locked.found ? locked.value : { ok: false, code: 'account_not_found' };
+    if (!locked.found) return { ok: false, code: 'account_not_found' };
+    const result = locked.value;
+    if (result.ok && !result.alreadyRefunded)
+      this.#metrics.refunded(
+        result.entry.kind === 'free_use_refund' ? 'free_use_refund' : 'refund',
+        result.entry.tokens,
+      );
+    return result;
   }
 
   /** Gives back the free generation used by request `requestId`, inside a caller's account lock. */

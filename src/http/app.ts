@@ -12,7 +12,9 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
+import { type Metrics, type MetricsExposition, noMetrics } from '../metrics/metrics.ts';
 import { VoiceBusy } from '../speech/synthesize.ts';
+import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
@@ -31,6 +33,7 @@ import {
   liveRoutes,
   registerWebSockets,
 } from './routes/live.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
@@ -45,6 +48,8 @@ declare module 'fastify' {
      * Fastify's own `reply.elapsedTime` is not used for them: it reads 0 when logging is off.
      */
     arrivedAt: number;
+    /** The language the request speaks in, once the route knows it; for the request metrics. */
+    speechLanguage: LanguageCode | undefined;
   }
 }
 
@@ -76,6 +81,10 @@ export interface AppDeps {
    * e.g. for the per-address sign-in throttle. Empty or absent: the socket's address.
    */
   readonly trustedProxies?: readonly string[];
+  /** Where the service records what it does (`src/metrics/`); nothing when absent. */
+  readonly metrics?: Metrics;
+  /** GET /metrics on this app's port, for a scraper that sends `token` (METRICS_TOKEN); absent: no such route. */
+  readonly metricsRoute?: { readonly exposition: MetricsExposition; readonly token: string };
   /** pino options, or false for no logging (tests). */
   readonly logger: false | { readonly level: string };
 }
@@ -198,6 +207,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     methodsByPath.set(route.url, methods);
   });
   app.decorateRequest('arrivedAt', 0);
+  app.decorateRequest('speechLanguage', undefined);
+  const metrics = deps.metrics ?? noMetrics;
   // Set once the app starts to close (a deploy, a restart): requests still reaching it on open
   // connections are sent elsewhere, as the framework would, but with the API's own 503; the
   // health check and status page answer, not ready (`routes/health.ts`).
@@ -208,6 +219,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     request.arrivedAt = performance.now();
     reply.header('X-Request-Id', request.id);
+    // On close, not onResponse: a stream whose client hangs up mid-audio still counts, with the
+    // status it was sent. The route is the router's pattern, never the path the client sent.
+    reply.raw.once('close', () =>
+      metrics.httpRequest(
+        request.routeOptions.url,
+        reply.raw.headersSent ? reply.raw.statusCode : undefined,
+        request.speechLanguage,
+      ),
+    );
     const refused = requestLineError(request);
     if (refused) throw refused;
     const config = request.routeOptions.config as { answersWhileClosing?: boolean };
@@ -241,7 +261,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     version: deps.version,
     checks: deps.healthChecks,
     closing: () => closing,
+    metrics,
   });
+  if (deps.metricsRoute) await app.register(metricsRoutes, deps.metricsRoute);
   await app.register(voicesRoutes, {
     limits: deps.limits,
     charsPerToken: deps.tts?.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,
@@ -253,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerWebSockets(app);
     await app.register(ttsRoutes, {
       ...deps.tts,
+      metrics,
       files: deps.files,
       fileMaxChars: deps.limits.fileMaxChars,
       streamMaxChars: deps.limits.streamMaxChars,
@@ -260,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     const liveSockets = new LiveSockets({
       ...deps.tts,
+      metrics,
       limits: {
         ...defaultLiveTimings,
         ...deps.liveTimings,
@@ -285,6 +309,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         studioMaxChars: deps.limits.fileMaxChars,
         liveSockets,
         supportEmail: deps.tts.supportEmail,
+        metrics,
       });
     }
   }

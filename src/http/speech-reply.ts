@@ -8,6 +8,7 @@ import {
   tokensFor,
 } from '../accounts/billing.ts';
 import type { LedgerEntry } from '../accounts/repositories.ts';
+import type { SpeechPath, TransportMetrics } from '../metrics/metrics.ts';
 import type { EnginePool, OpenCall } from '../speech/pool.ts';
 import {
   AudioBoundExceeded,
@@ -58,15 +59,22 @@ export function readyPool(pool: () => EnginePool | undefined): EnginePool {
   return ready;
 }
 
+/** Where a transport records its calls, and which path they take. */
+export interface CallMetrics {
+  readonly metrics: TransportMetrics;
+  readonly path: SpeechPath;
+}
+
 /**
  * Counts one request under `key` (at most `limit` accepted in any 60 s) and sets the RateLimit
- * headers; throws 429 `rate_limited` with Retry-After when the window is full. `per` names the
- * bucket in the message: "key", "account".
+ * headers; throws 429 `rate_limited` with Retry-After (and records the refusal) when the window is
+ * full. `per` names the bucket in the message: "key", "account".
  */
 export async function countRequest(
   reply: FastifyReply,
   store: RateLimitStore,
   bucket: { readonly key: string; readonly limit: number; readonly per: string },
+  recorded: CallMetrics,
 ): Promise<void> {
   const decision = await store.hit(bucket.key, bucket.limit, 60_000);
   const resetSeconds = String(Math.ceil(decision.resetMs / 1000));
@@ -74,6 +82,7 @@ export async function countRequest(
   reply.header('RateLimit-Remaining', String(decision.remaining));
   reply.header('RateLimit-Reset', resetSeconds);
   if (!decision.allowed) {
+    recorded.metrics.rateLimited(recorded.path);
     throw new ApiError(
       'rate_limited',
       `at most ${decision.limit} requests per minute per ${bucket.per}; retry in ${resetSeconds} s`,
@@ -148,8 +157,8 @@ export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply):
   return controller;
 }
 
-/** One billed stream: who pays, what to say, where the audio goes. */
-export interface BilledStream {
+/** One billed stream: who pays, what to say, where the audio goes, and where it is recorded. */
+export interface BilledStream extends CallMetrics {
   readonly pool: EnginePool;
   readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'>;
   readonly charsPerToken: number;
@@ -192,7 +201,9 @@ export async function streamBilledSpeech(
   reply: FastifyReply,
   stream: BilledStream,
 ): Promise<void> {
-  const { tts, studio } = stream;
+  const { tts, studio, metrics, path } = stream;
+  const engine = tts.voice.engineVoice.engine;
+  request.speechLanguage = tts.voice.language;
   const body = stream.body ?? bareAudio;
   // Free use is decided before synthesis, on the most audio the input can produce (its bound,
   // which synthesis also enforces), so a free generation never delivers 120 s or more.
@@ -203,6 +214,7 @@ export async function streamBilledSpeech(
   const controller = abortOnDisconnect(request, reply);
   const precheck = await stream.billing.precheck(stream.accountId, tokens, seconds, { studio, language });
   if (!precheck.ok) throw refusalError(precheck, stream.accountGone, stream.supportEmail);
+  const endCall = metrics.callStarted(path);
   const events = synthesize(stream.pool, {
     document: tts.document,
     voice: tts.voice,
@@ -242,6 +254,7 @@ export async function streamBilledSpeech(
       raw.destroy();
       return;
     }
+    metrics.firstAudio(path, engine, firstAudioAt - request.arrivedAt);
     const heard = await sendAudio(raw, events, body).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
@@ -253,6 +266,7 @@ export async function streamBilledSpeech(
       }
       return undefined;
     });
+    if (heard !== undefined) metrics.audioDelivered(path, engine, heard);
     // The charge was decided on the estimate; the ledger records what was heard.
     if (heard !== undefined && charge.entry !== null) {
       await stream.billing
@@ -260,6 +274,7 @@ export async function streamBilledSpeech(
         .catch((error: unknown) => request.log.warn({ err: error }, 'stream duration not recorded'));
     }
   } finally {
+    endCall();
     await events.return(undefined);
   }
 }

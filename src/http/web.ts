@@ -7,6 +7,7 @@ import type { LexiconService } from '../accounts/lexicons.ts';
 import type { SessionService } from '../accounts/sessions.ts';
 import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
+import type { TransportMetrics } from '../metrics/metrics.ts';
 import type { EnginePool } from '../speech/pool.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { messagePage } from '../web/pages/message.ts';
@@ -51,6 +52,8 @@ export interface WebOptions extends WebServices {
   readonly liveSockets: LiveSockets;
   /** The operator's contact for customers, or null. */
   readonly supportEmail: string | null;
+  /** Where the studio's calls are recorded. */
+  readonly metrics: TransportMetrics;
 }
 
 /** What every web route file receives: the options and the cookie policy derived from them. */

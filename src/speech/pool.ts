@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
 import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
 import {
@@ -19,6 +20,8 @@ export interface PoolOptions {
   readonly warmUp: WarmUpPlan;
   /** Calls a heavy engine takes at once (`HEAVY_ENGINES`); by default `CALLS_PER_HEAVY_WORKER` a worker it may use. */
   readonly heavyCalls?: Partial<Record<EngineId, number>>;
+  /** Where clause lateness, engine time and admissions are recorded; nothing by default. */
+  readonly metrics?: PoolMetrics;
 }
 
 /**
@@ -88,6 +91,8 @@ interface QueuedJob {
    * sooner. A job that started late gives its listener audio from then on, not from its deadline.
    */
   playingFrom: number | undefined;
+  /** True once this run of the job has sent audio (its lateness is recorded then); false again when it yields. */
+  sounding: boolean;
   /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
   yieldWindow: YieldWindow | undefined;
   readonly stream: JobStream<Uint8Array>;
@@ -178,11 +183,13 @@ export class EnginePool {
   /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
   readonly #msPerCharacter = new Map<EngineId, number>();
   readonly #options: PoolOptions;
+  readonly #metrics: PoolMetrics;
   #nextId = 1;
   #closed = false;
 
   private constructor(options: PoolOptions) {
     this.#options = options;
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
   /** Starts the workers and resolves once every one has loaded and warmed its engines. */
@@ -247,7 +254,9 @@ export class EnginePool {
     const limit = this.callLimit(engine);
     if (limit === undefined) return UNCOUNTED_CALL;
     const calls = this.callsOn(engine);
-    if (calls >= limit) return undefined;
+    const admitted = calls < limit;
+    this.#metrics.callAdmission(engine, admitted);
+    if (!admitted) return undefined;
     this.#calls.set(engine, calls + 1);
     let open = true;
     return {
@@ -336,6 +345,7 @@ export class EnginePool {
       ...schedule,
       delivered: 0,
       playingFrom: undefined,
+      sounding: false,
       stream,
       ...(onDone ? { onDone } : {}),
       detach: () => signal?.removeEventListener('abort', onAbort),
@@ -491,14 +501,21 @@ export class EnginePool {
     const job = slot.job;
     if (!job || job.id !== message.jobId) return;
     if (message.type === 'chunk') {
-      job.playingFrom ??= Math.max(job.deadline, performance.now());
+      const now = performance.now();
+      if (!job.sounding) {
+        job.sounding = true;
+        this.#metrics.clauseStarted(job.engine, now - job.deadline);
+      }
+      job.playingFrom ??= Math.max(job.deadline, now);
       job.delivered += message.bytes.byteLength;
       job.stream.push(message.bytes);
       return;
     }
     slot.job = undefined;
+    this.#metrics.engineTime(job.engine, performance.now() - slot.startedAt);
     if (message.type === 'yielded' && !job.stream.ended) {
       // Due again when its listener has played what it was given; it may not yield twice.
+      job.sounding = false;
       job.delivered = message.delivered;
       job.deadline = dueAgain(job);
       job.yieldWindow = undefined;

@@ -12,6 +12,7 @@ import { LexiconService } from '../../src/accounts/lexicons.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
+import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
 import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
@@ -37,7 +38,7 @@ export const PUBLIC_BASE_URL = 'https://voice.example.test';
  */
 export async function startTestPool(
   size = 2,
-  options: Pick<PoolOptions, 'heavyCalls'> = {},
+  options: Pick<PoolOptions, 'heavyCalls' | 'metrics'> = {},
 ): Promise<EnginePool> {
   const voiceOf = (language: string) => {
     const voice = findVoice(language, 0);
@@ -76,6 +77,8 @@ export interface TtsFixtureOptions {
   readonly database?: DatabaseSource;
   /** Live endpoint timings other than the service's defaults. */
   readonly liveTimings?: Partial<LiveTimings>;
+  /** Metrics recorded as `main.ts` records them, and served at GET /metrics behind `token`. */
+  readonly metrics?: { readonly recorder: PrometheusMetrics; readonly token: string };
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -123,9 +126,17 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
   const files = await LocalFileStore.create({ dir });
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
-  const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+  const recorder = options.metrics?.recorder;
+  const billing = new BillingService({
+    accounts: db.accounts,
+    ledger: db.ledger,
+    ...(recorder ? { metrics: recorder } : {}),
+  });
   const lexicons = new LexiconService(db.lexicons);
   const app = await buildTestApp({
+    ...(recorder && options.metrics
+      ? { metrics: recorder, metricsRoute: { exposition: recorder, token: options.metrics.token } }
+      : {}),
     healthChecks: {
       engine: () => (options.pool()?.ready ? true : 'warming up'),
       database: () => db.ping(),

@@ -4,6 +4,7 @@ import type { AccountService } from '../../accounts/accounts.ts';
 import type { BillingService } from '../../accounts/billing.ts';
 import { newId } from '../../accounts/ids.ts';
 import { LiveBill } from '../../accounts/live-bill.ts';
+import type { TransportMetrics } from '../../metrics/metrics.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
@@ -55,6 +56,8 @@ export interface LiveServices {
   readonly lexicons: TtsLexicons;
   /** The operator's contact, named in a 402. */
   readonly supportEmail: string | null;
+  /** Where contexts, their first audio and rate-limit refusals are recorded. */
+  readonly metrics: TransportMetrics;
 }
 
 /** Close codes (RFC 6455): normal, policy violation (auth), unsupported data, going away. */
@@ -219,6 +222,7 @@ export class LiveConnection {
       const { limits } = this.#services;
       const decision = await this.#services.rateLimit.hit(caller.keyId, limits.requestsPerMinute, 60_000);
       if (!decision.allowed) {
+        this.#services.metrics.rateLimited('live');
         const retry = Math.ceil(decision.resetMs / 1000);
         throw new ApiError(
           'rate_limited',
@@ -257,6 +261,7 @@ export class LiveConnection {
         leadMs: limits.leadMs,
         accountGone,
         supportEmail: this.#services.supportEmail,
+        metrics: this.#services.metrics,
         log: (error) => this.#log.error({ err: error, context: id }, 'live context failed'),
         onFinished: () => this.#finished(id),
       });

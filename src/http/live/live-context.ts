@@ -1,4 +1,5 @@
 import type { LiveBill } from '../../accounts/live-bill.ts';
+import type { TransportMetrics } from '../../metrics/metrics.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
 import type { Lexicon } from '../../speech/lexicon.ts';
@@ -41,6 +42,8 @@ export interface LiveContextOptions {
   readonly accountGone: () => ApiError;
   /** The operator's contact, named in a 402. */
   readonly supportEmail: string | null;
+  /** Where the context, its first audio and the audio it sent are recorded. */
+  readonly metrics: TransportMetrics;
   /** Where a failure that is not the client's goes (a bug, an engine crash). */
   readonly log: (error: unknown) => void;
 }
@@ -78,9 +81,12 @@ export class LiveContext {
   #bytesSent = 0;
   /** When the audio sent so far will have played, on `performance.now()`'s clock. */
   #playedUntil = 0;
+  /** Ends the context's count among the calls in flight. */
+  readonly #endCall: () => void;
 
   constructor(options: LiveContextOptions) {
     this.#options = options;
+    this.#endCall = options.metrics.callStarted('live');
   }
 
   /** Appends text; speaks each part it completes. Throws `ApiError` on text the context refuses. */
@@ -260,6 +266,7 @@ export class LiveContext {
       if (generation !== this.#generation || this.#finished) return;
       const now = performance.now();
       const first = this.#seq === 0;
+      if (first) this.#options.metrics.firstAudio('live', this.#engine(), now - completedAt);
       this.#options.output.send({
         type: 'audio',
         context_id: this.#options.id,
@@ -271,6 +278,10 @@ export class LiveContext {
       this.#playedUntil = Math.max(this.#playedUntil, now) + ms;
       this.#bytesSent += audio.byteLength;
     }
+  }
+
+  #engine() {
+    return this.#options.settings.voice.engineVoice.engine;
   }
 
   /** Milliseconds of audio sent so far. */
@@ -295,6 +306,8 @@ export class LiveContext {
     if (this.#finished) return;
     this.#finished = true;
     this.#options.call.close();
+    this.#endCall();
+    this.#options.metrics.audioDelivered('live', this.#engine(), this.#sentMs() / 1000);
     this.#options.onFinished();
   }
 }

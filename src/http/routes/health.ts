@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { ObservedMetrics } from '../../metrics/metrics.ts';
 import type { CheckResult } from '../../store/check-result.ts';
 import { statusPage } from '../../web/pages/status.ts';
 import { sendPage } from '../page-headers.ts';
@@ -19,6 +20,8 @@ export interface HealthOptions {
   readonly checks: Readonly<Record<string, HealthCheck>>;
   /** True once the instance has begun to shut down: it is then not ready, whatever the checks. */
   readonly closing: () => boolean;
+  /** Shows each check as gauges when metrics are scraped. */
+  readonly metrics: ObservedMetrics;
 }
 
 /** Route config of the routes that still answer while the instance shuts down (`app.ts`). */
@@ -30,6 +33,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 interface CheckState {
   readonly text: string;
   readonly serving: boolean;
+  readonly degraded: boolean;
 }
 
 async function runCheck(check: HealthCheck): Promise<CheckState> {
@@ -39,11 +43,11 @@ async function runCheck(check: HealthCheck): Promise<CheckState> {
   });
   try {
     const result = await Promise.race([Promise.resolve().then(check), timeout]);
-    if (result === true) return { text: 'ok', serving: true };
-    if (typeof result === 'string') return { text: result, serving: false };
-    return { text: `${DEGRADED_PREFIX}${result.degraded}`, serving: true };
+    if (result === true) return { text: 'ok', serving: true, degraded: false };
+    if (typeof result === 'string') return { text: result, serving: false, degraded: false };
+    return { text: `${DEGRADED_PREFIX}${result.degraded}`, serving: true, degraded: true };
   } catch {
-    return { text: 'failed', serving: false };
+    return { text: 'failed', serving: false, degraded: false };
   } finally {
     clearTimeout(timer);
   }
@@ -56,11 +60,19 @@ async function runCheck(check: HealthCheck): Promise<CheckState> {
  * out for a Redis outage would turn a fail-open design into a full outage.
  */
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
+  const names = Object.keys(options.checks);
+  const runChecks = () =>
+    Promise.all(names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))));
+  // The same checks as gauges, run when metrics are scraped.
+  options.metrics.observeHealth(async () =>
+    (await runChecks()).map((state, i) => ({
+      check: names[i] ?? 'missing',
+      serving: state.serving,
+      degraded: state.degraded,
+    })),
+  );
   const status = async () => {
-    const names = Object.keys(options.checks);
-    const results = await Promise.all(
-      names.map((name) => runCheck(options.checks[name] ?? (() => 'missing'))),
-    );
+    const results = await runChecks();
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i]?.text ?? 'missing']));
     // A load balancer stops sending requests here while running ones finish.
     if (options.closing()) return { checks: { ...checks, instance: 'shutting down' }, ready: false };

@@ -87,11 +87,16 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
 
   app.post('/studio/tts', async (request, reply) => {
     const { accountId } = signedIn(request).user;
-    await countRequest(reply, context.rateLimit, {
-      key: `account:${accountId}`,
-      limit: context.requestsPerMinute,
-      per: 'account',
-    });
+    await countRequest(
+      reply,
+      context.rateLimit,
+      {
+        key: `account:${accountId}`,
+        limit: context.requestsPerMinute,
+        per: 'account',
+      },
+      { metrics: context.metrics, path: 'studio' },
+    );
     const parsed = parseTtsRequest(request.body, context.studioMaxChars);
     const tts = await withLexicon(parsed, accountId, context.lexicons);
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
@@ -105,6 +110,8 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       studio: true,
       accountGone: notSignedIn,
       supportEmail: context.supportEmail,
+      metrics: context.metrics,
+      path: 'studio',
       audioHeaders: () => ({
         'Content-Type': 'audio/l16',
         'X-Voice-Sample-Rate': String(tts.voice.sampleRate),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../accounts/accounts.ts';
 import { type BillingService, tokensFor } from '../../accounts/billing.ts';
 import type { LexiconService } from '../../accounts/lexicons.ts';
+import type { SpeechPath, TransportMetrics } from '../../metrics/metrics.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
@@ -67,6 +68,8 @@ export interface TtsOptions {
   readonly lexicons: TtsLexicons;
   /** The operator's contact for buying tokens, named in a 402; null when none is configured. */
   readonly supportEmail: string | null;
+  /** Where each call, its first audio and its refusals are recorded. */
+  readonly metrics: TransportMetrics;
 }
 
 /** What speaking needs from lexicons: an account's lexicon for a language. */
@@ -81,18 +84,19 @@ const accountGone = () =>
 /** POST /api/v1/tts.php, POST /api/v1/tts-stream.php, and OpenAI's POST /v1/audio/speech. */
 export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) => {
   /** Authentication, then the per-key rate limit (every authenticated request counts, 429s excepted). */
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+  const admit = async (request: FastifyRequest, reply: FastifyReply, path: SpeechPath) => {
     const auth = await options.accounts.authenticate(apiKeyFrom(request.headers));
     if (!auth.ok) {
       throw new ApiError('invalid_api_key', 'the API key is not valid or has been revoked', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
     }
-    await countRequest(reply, options.rateLimit, {
-      key: auth.keyId,
-      limit: options.requestsPerMinute,
-      per: 'key',
-    });
+    await countRequest(
+      reply,
+      options.rateLimit,
+      { key: auth.keyId, limit: options.requestsPerMinute, per: 'key' },
+      { metrics: options.metrics, path },
+    );
     return auth;
   };
 
@@ -125,23 +129,29 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   };
 
   app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
-    const { accountId } = await admit(request, reply);
+    const { accountId } = await admit(request, reply, 'file');
     const parsed = parseTtsRequest(request.body, options.fileMaxChars);
     const tts = await withLexicon(parsed, accountId, options.lexicons);
+    request.speechLanguage = tts.voice.language;
     const pool = readyPool(options.pool);
     const tokens = await precheck(accountId, tts, 0);
     const controller = abortOnDisconnect(request, reply);
     const parts: Uint8Array[] = [];
     let end: Extract<SynthesisEvent, { type: 'end' }> | undefined;
-    for await (const event of synthesize(pool, {
-      document: tts.document,
-      voice: tts.voice,
-      target: { kind: 'native' },
-      maxSeconds: tts.maxSeconds,
-      signal: controller.signal,
-    })) {
-      if (event.type === 'audio') parts.push(event.bytes);
-      else if (event.type === 'end') end = event;
+    const endCall = options.metrics.callStarted('file');
+    try {
+      for await (const event of synthesize(pool, {
+        document: tts.document,
+        voice: tts.voice,
+        target: { kind: 'native' },
+        maxSeconds: tts.maxSeconds,
+        signal: controller.signal,
+      })) {
+        if (event.type === 'audio') parts.push(event.bytes);
+        else if (event.type === 'end') end = event;
+      }
+    } finally {
+      endCall();
     }
     if (!end) throw new Error('synthesis ended without a summary');
     if (end.bytes === 0) throw nothingToSay();
@@ -166,6 +176,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       await options.files.delete(id);
       throw refusalError(charge, accountGone, options.supportEmail);
     }
+    options.metrics.audioDelivered('file', tts.voice.engineVoice.engine, end.seconds);
     return reply.send({
       output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
       seconds: Math.round(end.seconds * 100) / 100,
@@ -180,7 +191,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     validatorCompiler: validatedByHandler,
   };
   app.post('/v1/audio/speech', openAiRoute, async (request, reply) => {
-    const { accountId } = await admit(request, reply);
+    const { accountId } = await admit(request, reply, 'openai');
     const parsed = parseOpenAiSpeechRequest(request.body);
     const speech = { ...parsed, tts: await withLexicon(parsed.tts, accountId, options.lexicons) };
     const pcm = speech.format === 'pcm';
@@ -193,6 +204,8 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       tts: speech.tts,
       target: pcm ? { kind: 'stream', format: OPENAI_PCM } : { kind: 'native' },
       studio: false,
+      metrics: options.metrics,
+      path: 'openai',
       accountGone,
       supportEmail: options.supportEmail,
       audioHeaders: (firstAudioAt) => ({
@@ -206,7 +219,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   });
 
   app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
-    const { accountId } = await admit(request, reply);
+    const { accountId } = await admit(request, reply, 'stream');
     const parsed = parseStreamTtsRequest(request.body, options.streamMaxChars);
     const tts = await withLexicon(parsed, accountId, options.lexicons);
     await streamBilledSpeech(request, reply, {
@@ -217,6 +230,8 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       tts,
       target: { kind: 'stream', format: tts.format },
       studio: false,
+      metrics: options.metrics,
+      path: 'stream',
       accountGone,
       supportEmail: options.supportEmail,
       audioHeaders: (firstAudioAt) => ({

@@ -1,0 +1,112 @@
+import type { EngineId } from '../speech/engines/engine.ts';
+import type { LanguageCode } from '../speech/text/verbalizer.ts';
+
+// What the service records about itself, as events of its own parts: the pool, billing, the
+// transports and the health checks call these methods where the thing happens, and only the
+// Prometheus recorder (`prometheus.ts`) knows metric names and labels. Every argument is a value
+// from a fixed set (a route pattern, a language or engine code, a path, a status): nothing a
+// client typed, no key, account id or e-mail ever reaches a label.
+
+/** How a call's audio leaves the service. */
+export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio';
+
+/** How a committed charge was billed: tokens, a free generation, or studio Kinyarwanda (free). */
+export type ChargeKind = 'charge' | 'free_use' | 'studio_free';
+
+/** What a refund gave back: tokens, or a free generation. */
+export type RefundKind = 'refund' | 'free_use_refund';
+
+/** The pool as its gauges read it, when scraped. */
+export interface PoolState {
+  /** Clauses waiting for a worker. */
+  readonly queued: number;
+  /** Workers running a clause now. */
+  readonly running: number;
+  readonly size: number;
+  /** Calls in flight on an engine that takes a bounded number (the neural voices); 0 for the others. */
+  callsOn(engine: EngineId): number;
+  /** The calls an engine takes at once; undefined for an engine that takes every call. */
+  callLimit(engine: EngineId): number | undefined;
+}
+
+/** One health check as its gauges show it. */
+export interface HealthState {
+  /** The check's name in the health body (`engine`, `database`, `rate_limit`, `storage`...). */
+  readonly check: string;
+  /** True when it lets the instance take requests (ok or degraded). */
+  readonly serving: boolean;
+  /** True while it serves in a reduced mode (the shared rate limit down, per-instance limits in use). */
+  readonly degraded: boolean;
+}
+
+/** What the pool records: when each clause starts to sound, the engine time it took, and admissions. */
+export interface PoolMetrics {
+  /** A clause's first audio (or its first after it yielded), `lateMs` after its deadline (<= 0: on time). */
+  clauseStarted(engine: EngineId, lateMs: number): void;
+  /** A worker ran a clause of `engine` for `ms` (whole, cancelled, failed or until it yielded). */
+  engineTime(engine: EngineId, ms: number): void;
+  /** A call on an engine with a bounded number of calls (the neural voices) was admitted or refused. */
+  callAdmission(engine: EngineId, admitted: boolean): void;
+}
+
+/** What billing records: each committed charge, refund and payment refusal (no account ids). */
+export interface BillingMetrics {
+  charged(kind: ChargeKind, tokens: number): void;
+  refunded(kind: RefundKind, tokens: number): void;
+  /** A request refused for want of tokens (402 `insufficient_tokens`). */
+  paymentRefused(): void;
+}
+
+/** What the transports record about the calls they carry. */
+export interface TransportMetrics {
+  /**
+   * One HTTP request answered: the pattern of its route (undefined when no route matched), the
+   * status sent (undefined when the client left before one was), and the language it spoke in.
+   */
+  httpRequest(
+    route: string | undefined,
+    status: number | undefined,
+    language: LanguageCode | undefined,
+  ): void;
+  /** A call (or a live context) started on `path`; the function returned ends it, once. */
+  callStarted(path: SpeechPath): () => void;
+  /** A call's first audio was ready `ms` after its request (as X-Voice-Ttfa-Ms and `ttfa_ms` say). */
+  firstAudio(path: SpeechPath, engine: EngineId, ms: number): void;
+  /** Seconds of audio a call delivered. */
+  audioDelivered(path: SpeechPath, engine: EngineId, seconds: number): void;
+  /** A request or live context refused by the rate limit (429 `rate_limited`). */
+  rateLimited(path: SpeechPath): void;
+}
+
+/** Gauges read when metrics are scraped, from the parts that know the state. */
+export interface ObservedMetrics {
+  observePool(pool: PoolState): void;
+  observeHealth(read: () => Promise<readonly HealthState[]>): void;
+}
+
+/** Everything the service records; `noMetrics` when metrics are off. */
+export interface Metrics extends PoolMetrics, BillingMetrics, TransportMetrics, ObservedMetrics {}
+
+const ended = (): void => {};
+
+/** Records nothing: the default when no `METRICS_TOKEN` or `METRICS_PORT` is set, and in tests of other parts. */
+export const noMetrics: Metrics = {
+  clauseStarted() {},
+  engineTime() {},
+  callAdmission() {},
+  charged() {},
+  refunded() {},
+  paymentRefused() {},
+  httpRequest() {},
+  callStarted: () => ended,
+  firstAudio() {},
+  audioDelivered() {},
+  rateLimited() {},
+  observePool() {},
+  observeHealth() {},
+};
+
+/** The metrics as a scraper reads them: Prometheus's text exposition format. */
+export interface MetricsExposition {
+  render(): Promise<{ readonly contentType: string; readonly body: string }>;
+}
