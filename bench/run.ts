@@ -9,6 +9,7 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
+import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { startPeer } from './peer-process.ts';
 import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
@@ -18,7 +19,7 @@ import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --metrics-overhead` for that scenario alone, see metrics-overhead.ts): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -26,7 +27,11 @@ const ACCOUNTS = 40;
 const KEYS_PER_ACCOUNT = 25;
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, 'voice-pack': { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    'voice-pack': { type: 'string' },
+    'metrics-overhead': { type: 'boolean', default: false },
+  },
 });
 const settings = benchSettings(values.quick ?? false);
 const config = loadConfig();
@@ -88,6 +93,22 @@ async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'hi
   }
 }
 
+const dir = new URL('./results/', import.meta.url);
+const prefix = settings.quick ? 'quick-' : '';
+await mkdir(dir, { recursive: true });
+
+if (values['metrics-overhead']) {
+  const results = await benchMetricsOverhead(all, metricsOverheadSettings(settings.quick), progress);
+  printMetricsOverhead(results);
+  const file = `${prefix}metrics-overhead.json`;
+  await writeFile(
+    new URL(file, dir),
+    `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`,
+  );
+  console.log(`\nwritten bench/results/${file}`);
+  process.exit(0);
+}
+
 const engine = await engineBaseline();
 progress(`engines, each on its own: ${config.poolSize} workers, no HTTP`);
 const engines = await benchEngineCapacities(
@@ -112,9 +133,6 @@ const report: BenchReport = {
 printReport(report);
 
 // A quick run's figures are for trying the bench out: they never replace the full run's.
-const dir = new URL('./results/', import.meta.url);
-const prefix = settings.quick ? 'quick-' : '';
-await mkdir(dir, { recursive: true });
 const json = `${JSON.stringify(report, null, 2)}\n`;
 if (!settings.quick) await writeFile(new URL(`bench-${report.date.replace(/[:.]/g, '-')}.json`, dir), json);
 await writeFile(new URL(`${prefix}latest.json`, dir), json);

@@ -68,18 +68,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The environment without the settings that swap an embedded store for a shared one. */
+/**
+ * The environment without the settings that swap an embedded store for a shared one, and
+ * without metrics (on only where a scenario turns them on, so it can compare).
+ */
 function embeddedDefaults(): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|REDIS_|S3_)/.test(name)),
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|REDIS_|S3_|METRICS_)/.test(name)),
   );
 }
 
 /**
  * Starts the service on a free loopback port, on its embedded stores whatever the shell sets
- * (`POOL_SIZE` passes through, as the baseline uses it too), and resolves once it is ready.
+ * (`POOL_SIZE` passes through, as the baseline uses it too), with `env`'s settings on top, and
+ * resolves once it is ready.
  */
-export async function startServer(dataDir: string): Promise<RunningServer> {
+export async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
@@ -89,6 +93,7 @@ export async function startServer(dataDir: string): Promise<RunningServer> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

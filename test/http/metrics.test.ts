@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { startMetricsListener } from '../../src/http/metrics-listener.ts';
 import { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
@@ -343,6 +344,23 @@ describe('GET /metrics', () => {
       } finally {
         await open.close();
         await guarded.close();
+      }
+    });
+  });
+
+  describe('the dashboard and the alerts', () => {
+    it('use only metrics the service serves', async () => {
+      const { body } = await new PrometheusMetrics().render();
+      const served = new Set(new Scrape(body).families.map((f) => f.name));
+      for (const doc of ['docs/grafana-dashboard.json', 'docs/deployment.md']) {
+        const text = await readFile(new URL(`../../${doc}`, import.meta.url), 'utf8');
+        const used = new Set(
+          [...text.matchAll(/\b((?:ijwi|process|nodejs)_[a-z0-9_]+)/g)].map(([, name]) =>
+            (name ?? '').replace(/_(bucket|count|sum)$/, ''),
+          ),
+        );
+        assert.ok(used.size > 10, doc);
+        for (const name of used) if (!name.endsWith('_')) assert.ok(served.has(name), `${doc}: ${name}`);
       }
     });
   });
