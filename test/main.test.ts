@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { VoiceAssignments } from '../src/speech/engines/neural/voice-assignments.ts';
 import { VoiceStore } from '../src/speech/engines/neural/voice-store.ts';
+import { Scrape } from './helpers/metrics.ts';
+import { unusedPort } from './helpers/ports.ts';
 import { startService } from './helpers/service-process.ts';
 import { writeVoicePack } from './helpers/voice-packs.ts';
 
@@ -27,6 +29,28 @@ describe('the service process', () => {
     const voices = await fetch(`${base}/api/v1/voices.php?format=json`);
     assert.equal(voices.status, 200);
     assert.equal(await service.stop(), 0);
+  });
+
+  it('serves metrics behind METRICS_TOKEN and on METRICS_PORT, and never logs the token', async () => {
+    const token = 'main-test-metrics-token-0123456789abcdef';
+    const metricsPort = await unusedPort();
+    const service = startService({
+      DATA_DIR: dataDir,
+      METRICS_TOKEN: token,
+      METRICS_PORT: String(metricsPort),
+    });
+    const base = await service.ready(60_000);
+    const bearer = { authorization: `Bearer ${token}` };
+    assert.equal((await fetch(`${base}/metrics`)).status, 401);
+    for (const url of [`${base}/metrics`, `http://127.0.0.1:${metricsPort}/metrics`]) {
+      const response = await fetch(url, { headers: bearer });
+      assert.equal(response.status, 200, url);
+      const scraped = new Scrape(await response.text());
+      assert.equal(scraped.value('ijwi_pool_workers'), 1, url);
+      assert.equal(scraped.value('ijwi_health_check_up', { check: 'engine' }), 1, url);
+    }
+    assert.equal(await service.stop(), 0);
+    assert.ok(!service.output().includes(token), 'the token is not in the logs');
   });
 
   it('refuses to start on bad configuration, naming the variable', async () => {

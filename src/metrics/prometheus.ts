@@ -140,54 +140,42 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
 
+    // Gauges that mirror the pool's state and the health checks are read when scraped.
     const pool = () => this.#pool;
-    new Gauge({
-      name: 'ijwi_pool_queued_clauses',
-      help: 'Clauses waiting for an engine worker',
-      registers,
-      collect() {
-        const state = pool();
-        if (state) this.set(state.queued);
-      },
-    });
-    new Gauge({
-      name: 'ijwi_pool_busy_workers',
-      help: 'Engine workers running a clause',
-      registers,
-      collect() {
-        const state = pool();
-        if (state) this.set(state.running);
-      },
-    });
-    new Gauge({
-      name: 'ijwi_pool_workers',
-      help: 'Engine workers',
-      registers,
-      collect() {
-        const state = pool();
-        if (state) this.set(state.size);
-      },
-    });
-    new Gauge({
-      name: 'ijwi_engine_calls',
-      help: 'Calls in flight on an engine with a call limit (neural voices)',
-      labelNames: ['engine'],
-      registers,
-      collect() {
-        const state = pool();
-        for (const engine of limitedEngines(state)) this.set({ engine }, state?.callsOn(engine) ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'ijwi_engine_call_limit',
-      help: 'Calls an engine with a call limit takes at once (NEURAL_MAX_CALLS); past it, 503 voice_busy',
-      labelNames: ['engine'],
-      registers,
-      collect() {
-        const state = pool();
-        for (const engine of limitedEngines(state)) this.set({ engine }, state?.callLimit(engine) ?? 0);
-      },
-    });
+    const poolGauge = (name: string, help: string, read: (pool: PoolState) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const state = pool();
+          if (state) this.set(read(state));
+        },
+      });
+    poolGauge('ijwi_pool_queued_clauses', 'Clauses waiting for an engine worker', (p) => p.queued);
+    poolGauge('ijwi_pool_busy_workers', 'Engine workers running a clause', (p) => p.running);
+    poolGauge('ijwi_pool_workers', 'Engine workers', (p) => p.size);
+    const engineGauge = (name: string, help: string, read: (pool: PoolState, engine: EngineId) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['engine'],
+        registers,
+        collect() {
+          const state = pool();
+          if (state) for (const engine of limitedEngines(state)) this.set({ engine }, read(state, engine));
+        },
+      });
+    engineGauge(
+      'ijwi_engine_calls',
+      'Calls in flight on an engine with a call limit (neural voices)',
+      (p, engine) => p.callsOn(engine),
+    );
+    engineGauge(
+      'ijwi_engine_call_limit',
+      'Calls an engine with a call limit takes at once (NEURAL_MAX_CALLS); past it, 503 voice_busy',
+      (p, engine) => p.callLimit(engine) ?? 0,
+    );
 
     // Both health gauges come from one run of the checks per scrape.
     let pending: Promise<readonly HealthState[]> | undefined;
@@ -199,24 +187,26 @@ export class PrometheusMetrics implements Metrics {
       });
       return pending;
     };
-    new Gauge({
-      name: 'ijwi_health_check_up',
-      help: 'Whether a readiness check lets the instance serve (1) or not (0), as the health check says',
-      labelNames: ['check'],
-      registers,
-      async collect() {
-        for (const state of await health()) this.set({ check: state.check }, state.serving ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'ijwi_health_check_degraded',
-      help: 'Whether a check serves in a reduced mode (1), e.g. the shared rate limit down and per-instance limits in use',
-      labelNames: ['check'],
-      registers,
-      async collect() {
-        for (const state of await health()) this.set({ check: state.check }, state.degraded ? 1 : 0);
-      },
-    });
+    const healthGauge = (name: string, help: string, read: (state: HealthState) => boolean) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['check'],
+        registers,
+        async collect() {
+          for (const state of await health()) this.set({ check: state.check }, read(state) ? 1 : 0);
+        },
+      });
+    healthGauge(
+      'ijwi_health_check_up',
+      'Whether a readiness check lets the instance serve (1) or not (0), as the health check says',
+      (state) => state.serving,
+    );
+    healthGauge(
+      'ijwi_health_check_degraded',
+      'Whether a check serves in a reduced mode (1), e.g. the shared rate limit down and per-instance limits in use',
+      (state) => state.degraded,
+    );
   }
 
   /** The text exposition of every metric, and its content type. */
@@ -295,7 +285,6 @@ export class PrometheusMetrics implements Metrics {
 }
 
 /** The engines of the registry that take a bounded number of calls in `pool`. */
-function limitedEngines(pool: PoolState | undefined): EngineId[] {
-  if (pool === undefined) return [];
+function limitedEngines(pool: PoolState): EngineId[] {
   return (Object.keys(engines) as EngineId[]).filter((engine) => pool.callLimit(engine) !== undefined);
 }
