@@ -9,6 +9,7 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
+import { markdownCost, printMarkdownCost } from './markdown.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { startPeer } from './peer-process.ts';
 import { type BenchReport, checkTargets, printLive, printReport, ttfbChart } from './report.ts';
@@ -128,6 +129,7 @@ async function fullRun(): Promise<void> {
     targets: checkTargets(engine, http, phases),
   };
   printReport(report);
+  printMarkdownCost(markdownCost());
 
   // A quick run's figures are for trying the bench out: they never replace the full run's.
   const dir = new URL('./results/', import.meta.url);
@@ -147,8 +149,10 @@ if (values.only === 'live') {
     m.type === 'live' ? m.results : undefined,
   );
   printLive(results);
+} else if (values.only === 'markdown') {
+  printMarkdownCost(markdownCost());
 } else if (values.only !== undefined) {
-  throw new Error(`--only takes live, not ${values.only}`);
+  throw new Error(`--only takes live or markdown, not ${values.only}`);
 } else {
   await fullRun();
 }

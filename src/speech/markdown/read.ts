@@ -96,7 +96,7 @@ class BlockReader {
   }
 
   #line(text: string): void {
-    const line = restoreLiteralSymbols(text)
+    const line = withoutTableBars(restoreLiteralSymbols(text))
       .replace(/[ \t]+/g, ' ')
       .trim();
     if (line === '') return;
@@ -154,8 +154,11 @@ const EMOJI = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}
 // Markers the parser left as text because nothing closed them (a reply cut short, a stray one):
 // emphasis and code markers, brackets, an unclosed link's address, a word's edge underscores.
 const STRAY_MARKERS = /\]\([^\s)]*\)?|[*~`[\]]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
-// A table's cell bars and delimiter row, in a row read without its table (a live part).
-const TABLE_BARS = /\s*\|\s*|(?<![\p{L}\p{N}])[-:]{2,}(?![\p{L}\p{N}])/gu;
+// A table's cell bars and delimiter row, in a row read without its table (a live part): the
+// bars at a line's ends, the bars between cells, the dashes and colons of a delimiter row.
+const EDGE_BARS = /^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$/gmu;
+const INNER_BARS = /[ \t]*\|[ \t]*/gu;
+const DELIMITER_RUNS = /(?<![\p{L}\p{N}])[-:]{2,}(?![\p{L}\p{N}])/gu;
 const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
   lt: '<',
@@ -167,10 +170,12 @@ const ENTITIES: Readonly<Record<string, string>> = {
 
 /** Literal text of a token: entities decoded, emoji and stray markers dropped. */
 function cleanText(text: string): string {
-  return decodeEntities(text)
-    .replace(EMOJI, '')
-    .replace(STRAY_MARKERS, '')
-    .replace(TABLE_BARS, (bar) => (bar.includes('|') ? ', ' : ' '));
+  return decodeEntities(text).replace(EMOJI, '').replace(STRAY_MARKERS, '');
+}
+
+/** A row of a table read without its table, as the table reads it: cells apart by commas. */
+function withoutTableBars(line: string): string {
+  return line.replace(EDGE_BARS, '').replace(INNER_BARS, ', ').replace(DELIMITER_RUNS, ' ');
 }
 
 /** The few HTML entities replies hold (`&amp;`, `&#39;`...); the parser keeps them as written. */

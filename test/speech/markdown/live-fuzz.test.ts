@@ -30,8 +30,8 @@ function engineTexts(document: SpeechDocument): string[] {
 const wordsOf = (texts: readonly string[]) =>
   texts
     .join(' ')
-    .split(/\s+/u)
-    .map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, '').toLowerCase())
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'’-]+/u)
     .filter((w) => w !== '');
 
 describe('live Markdown, cut at random', () => {
