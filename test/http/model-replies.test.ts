@@ -89,8 +89,11 @@ describe('replies written by a language model, through the public paths', () => 
   it(`file endpoint: none of the ${modelReplies.length} replies gives more audio than its plain twin`, async () => {
     for (const [i, { language, reply, says }] of modelReplies.entries()) {
       const { key } = await fixture.newPayingAccount({ topUp: 289 });
-      const marked = await fileSeconds(key, reply, language);
-      const plain = await fileSeconds(key, says, language);
+      // The twins at once: the pool speaks two calls side by side.
+      const [marked, plain] = await Promise.all([
+        fileSeconds(key, reply, language),
+        fileSeconds(key, says, language),
+      ]);
       assert.ok(marked > 0.3, `reply ${i} is spoken`);
       assert.ok(
         marked <= plain + rulePauses(reply) + EDGE_SECONDS,
@@ -104,8 +107,11 @@ describe('replies written by a language model, through the public paths', () => 
       const { key } = await fixture.newPayingAccount({ topUp: 289 });
       const client = await LiveClient.connect(base, { authorization: `Bearer ${key}` });
       try {
-        const marked = await live(client, `m${i}`, reply, language, i);
-        const plain = await live(client, `p${i}`, says, language, i);
+        // Two contexts of one connection, side by side.
+        const [marked, plain] = await Promise.all([
+          live(client, `m${i}`, reply, language, i),
+          live(client, `p${i}`, says, language, i),
+        ]);
         const frontEnd = frontEndFor(language);
         assert.deepEqual(wordsOf(marked.words), wordsOf(frontEnd.normalize(says)), `reply ${i}: ${reply}`);
         // Pieces are cut where each text has its marks: a table's cells, apart by commas only once
@@ -158,6 +164,25 @@ describe('replies written by a language model, through the public paths', () => 
       } finally {
         client.socket.close();
       }
+    }
+  });
+
+  it('stream and OpenAI-compatible endpoints: a marked-up reply is the same audio as its plain twin', async () => {
+    const { key } = await fixture.newPayingAccount({ topUp: 289 });
+    const reply = '### Great news!\n\n**Dial *182*7#** to pay, or use [our page](https://example.rw/pay) 😊';
+    const twin = 'Great news!\nDial star one eight two star seven hash to pay, or use our page';
+    const bytes = async (url: string, payload: object) => {
+      const response = await fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.rawPayload.length;
+    };
+    for (const [url, fields] of [
+      ['/api/v1/tts-stream.php', { language: 'en', format: 'pcm16_8k' }],
+      ['/v1/audio/speech', { model: 'tts-1', voice: 'grace', response_format: 'pcm' }],
+    ] as const) {
+      const marked = await bytes(url, { ...fields, input: reply });
+      assert.ok(marked > 16_000, `${url}: speech`);
+      assert.equal(marked, await bytes(url, { ...fields, input: twin }), url);
     }
   });
 });

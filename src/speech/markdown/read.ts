@@ -152,8 +152,9 @@ function inlineText(tokens: readonly Token[]): string {
 // Pictographs with their joiners, variation selectors, skin tones, keycap marks and flags.
 const EMOJI = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}]|\u200D|\uFE0F|\u20E3/gu;
 // Markers the parser left as text because nothing closed them (a reply cut short, a stray one):
-// emphasis and code markers, brackets, an unclosed link's address, a word's edge underscores.
-const STRAY_MARKERS = /\]\([^\s)]*\)?|[*~`[\]]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+// a footnote's mark, emphasis and code markers, brackets, an unclosed link's address, a word's
+// edge underscores.
+const STRAY_MARKERS = /\[\^[^\]\s]*\]|\]\([^\s)]*\)?|[*~`[\]]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
 // A table's cell bars and delimiter row, in a row read without its table (a live part): the
 // bars at a line's ends, the bars between cells, the dashes and colons of a delimiter row.
 const EDGE_BARS = /^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$/gmu;

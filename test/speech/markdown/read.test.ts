@@ -72,6 +72,7 @@ describe('Markdown in plain text', () => {
     assert.equal(spoken('**Great news, we'), 'Great news, we');
     assert.equal(spoken('Call [us](https://exa'), 'Call us');
     assert.equal(spoken('Use `code'), 'Use code');
+    assert.equal(spoken('Free parking[^1] today.'), 'Free parking today.');
   });
 
   it('leaves plain text as it was: its words, its lines, its characters billed', () => {
