@@ -98,3 +98,11 @@ export function randomPieces(random: Random, text: string, min = 1, max = 5): st
   }
   return pieces;
 }
+
+/** The words of spoken text, lower case, without punctuation: to compare what two paths say. */
+export function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'’-]+/u)
+    .filter((w) => w !== '');
+}

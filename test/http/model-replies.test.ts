@@ -4,7 +4,7 @@ import { markdownDocument } from '../../src/speech/markdown/read.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { LiveClient } from '../helpers/live-client.ts';
-import { randomMarkdownReply, randomPieces } from '../helpers/random-markdown.ts';
+import { randomMarkdownReply, randomPieces, wordsOf } from '../helpers/random-markdown.ts';
 import { randomSource } from '../helpers/signals.ts';
 import {
   buildTtsTestApp,
@@ -34,12 +34,6 @@ const rulePauses = (reply: string) =>
     (s, segment) => s + (segment.kind === 'break' ? segment.ms / 1000 : 0),
     0,
   );
-
-const wordsOf = (text: string) =>
-  text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}'’-]+/u)
-    .filter((w) => w !== '');
 
 describe('replies written by a language model, through the public paths', () => {
   let pool: EnginePool;

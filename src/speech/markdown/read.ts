@@ -21,9 +21,18 @@ function tokensOf(text: string): Token[] {
 
 /** A reply as a speech document: its blocks as sentences, its markup never spoken. */
 export function markdownDocument(text: string): SpeechDocument {
+  const source = text.trim();
   const reader = new BlockReader();
-  reader.blocks(tokensOf(text.trim()));
-  return reader.document();
+  try {
+    reader.blocks(tokensOf(source));
+    return reader.document();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // Nesting deeper than the parser's stack (thousands of `>`): read as one text, markers dropped.
+    const flat = new BlockReader();
+    flat.text(protectLiteralSymbols(source));
+    return flat.document();
+  }
 }
 
 /**
@@ -33,8 +42,18 @@ export function markdownDocument(text: string): SpeechDocument {
  * clause cutter asks this before it cuts (`../text/live-clauses.ts`).
  */
 export function markdownOpenAtEnd(text: string): boolean {
-  const last = tokensOf(text).at(-1);
+  const last = lastBlock(text);
   return last !== undefined && blockIsOpen(last);
+}
+
+/** The last block token of `text`; none where nesting is deeper than the parser's stack. */
+function lastBlock(text: string): Tokens.Generic | undefined {
+  try {
+    return tokensOf(text).at(-1) as Tokens.Generic | undefined;
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /** Walks block tokens into sentences (one per heading, paragraph, list item, table row) and pauses. */
@@ -46,6 +65,11 @@ class BlockReader {
 
   blocks(tokens: readonly Token[]): void {
     for (const token of tokens) this.#block(token as Tokens.Generic);
+  }
+
+  /** Literal text as one sentence, its markers dropped. */
+  text(literal: string): void {
+    this.#line(cleanText(literal));
   }
 
   document(): SpeechDocument {
@@ -229,7 +253,7 @@ function blockIsOpen(token: Tokens.Generic): boolean {
  * the rest stays code (not said).
  */
 export function unclosedFence(text: string): string | undefined {
-  const last = tokensOf(text).at(-1);
+  const last = lastBlock(text);
   return last?.type === 'code' ? fenceLeftOpen(last.raw) : undefined;
 }
 

@@ -16,6 +16,11 @@ import { markdownOpenAtEnd, unclosedFence } from '../markdown/read.ts';
  */
 export class LiveClauses {
   #buffer = '';
+  /**
+   * Boundaries of the buffer up to here were refused: what decides a boundary is the text before
+   * it and the white space after, which later pieces do not change, so none is asked twice.
+   */
+  #checkedUpTo = 0;
   readonly #maxChars: number;
 
   constructor(maxChars = 220) {
@@ -32,8 +37,9 @@ export class LiveClauses {
     this.#buffer += text;
     const parts: string[] = [];
     for (;;) {
-      const end = completedEnd(this.#buffer, this.#maxChars);
+      const end = this.#completedEnd();
       if (end === undefined) break;
+      this.#checkedUpTo = 0;
       const part = this.#buffer.slice(0, end);
       parts.push(part);
       // Only a part that holds more than the fence's line reopens it, so each cut shortens the text.
@@ -48,12 +54,38 @@ export class LiveClauses {
   flush(): string[] {
     const rest = this.#buffer;
     this.#buffer = '';
+    this.#checkedUpTo = 0;
     return hasWords(rest) ? [rest] : [];
   }
 
   /** Drops what is waiting. */
   clear(): void {
     this.#buffer = '';
+    this.#checkedUpTo = 0;
+  }
+
+  /**
+   * The index just after the first complete part of the buffer, if one is complete. Boundaries
+   * past `maxChars` are not asked about: the buffer is cut for length there first, so each
+   * question parses at most `maxChars` characters.
+   */
+  #completedEnd(): number | undefined {
+    const text = this.#buffer;
+    const maxChars = this.#maxChars;
+    for (const match of text.matchAll(BOUNDARY)) {
+      const end = (match.index ?? 0) + match[0].length;
+      if (end <= this.#checkedUpTo) continue;
+      if (end > maxChars) break;
+      this.#checkedUpTo = end;
+      if (match[0] === '.' && ABBREVIATION.test(text.slice(Math.max(0, end - 8), end))) continue;
+      if (markdownOpenAtEnd(text.slice(0, end))) continue;
+      return end;
+    }
+    if (text.length <= maxChars) return undefined;
+    const space = Math.max(text.lastIndexOf('\n', maxChars), text.lastIndexOf(' ', maxChars));
+    if (space > 0) return space + 1;
+    // Never between the two halves of a surrogate pair.
+    return /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
   }
 }
 
@@ -113,21 +145,6 @@ const ABBREVIATIONS = [
   'approx',
 ];
 const ABBREVIATION = new RegExp(`(?:^|[\\s(])(?:${ABBREVIATIONS.join('|')}|\\p{L})\\.$`, 'iu');
-
-/** The index just after the first complete part of `text`, if one is complete. */
-function completedEnd(text: string, maxChars: number): number | undefined {
-  for (const match of text.matchAll(BOUNDARY)) {
-    const end = (match.index ?? 0) + match[0].length;
-    if (match[0] === '.' && ABBREVIATION.test(text.slice(Math.max(0, end - 8), end))) continue;
-    if (markdownOpenAtEnd(text.slice(0, end))) continue;
-    return end;
-  }
-  if (text.length <= maxChars) return undefined;
-  const space = Math.max(text.lastIndexOf('\n', maxChars), text.lastIndexOf(' ', maxChars));
-  if (space > 0) return space + 1;
-  // Never between the two halves of a surrogate pair.
-  return /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-}
 
 function hasWords(part: string): boolean {
   return /[\p{L}\p{N}]/u.test(part);

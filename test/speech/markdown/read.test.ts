@@ -75,6 +75,14 @@ describe('Markdown in plain text', () => {
     assert.equal(spoken('Free parking[^1] today.'), 'Free parking today.');
   });
 
+  it('reads nesting deeper than the parser goes (thousands of > or -) as text, never failing', () => {
+    for (const text of ['> '.repeat(6000), `${'- '.repeat(3000)}deep`, '>'.repeat(10_000)]) {
+      const document = documentOf(text);
+      assert.ok(document.segments.every((s) => s.kind === 'text'));
+    }
+    assert.match(spoken(`${'- '.repeat(3000)}deep`), /deep$/);
+  });
+
   it('leaves plain text as it was: its words, its lines, its characters billed', () => {
     const text = 'Good morning, thank you for calling.\nHow can I help you today?';
     assert.equal(spoken(text), text);

@@ -77,6 +77,10 @@ describe('LiveClauses', () => {
       '| 1 | 2 |\n',
       'Ok.',
     ]);
+    // A construct never closed is cut for length all the same, so what waits stays bounded.
+    const open = new LiveClauses(40);
+    assert.ok(open.push(`**${'a, '.repeat(30)}`).every((part) => part.length <= 41));
+    assert.ok(open.pending.length <= 41);
     const clauses = new LiveClauses(30);
     const parts = clauses.push('```js\nconst a = 1; const b = 2; const c = 3;');
     assert.equal(parts[0]?.startsWith('```js\n'), true);
