@@ -257,10 +257,19 @@ async function run(plan: LoadPlan): Promise<HttpResults> {
   return { sequential, bursts, files, sustained, sustainedEnglish, hangUp, live, freshBursts };
 }
 
-process.once('message', (plan: LoadPlan) => {
-  run(plan).then(
+/** The live scenario alone (`npm run bench -- --only live`), after the same warm-up. */
+async function runLive(plan: LoadPlan): Promise<readonly LiveHttp[]> {
+  const load = new Load(plan, interleave(await loadTurns()));
+  tell({ type: 'phase', name: 'warm-up' });
+  await load.warmUp();
+  return load.live();
+}
+
+/** Sends what `work` gives, or its failure, then lets the bench go on. */
+function answer<T>(work: Promise<T>, message: (results: T) => LoadMessage): void {
+  work.then(
     (results) => {
-      tell({ type: 'done', results });
+      tell(message(results));
       process.disconnect?.();
     },
     (error: unknown) => {
@@ -271,4 +280,9 @@ process.once('message', (plan: LoadPlan) => {
       process.disconnect?.();
     },
   );
+}
+
+process.once('message', (plan: LoadPlan) => {
+  if (plan.only === 'live') answer(runLive(plan), (results) => ({ type: 'live', results }));
+  else answer(run(plan), (results) => ({ type: 'done', results }));
 });

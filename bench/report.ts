@@ -1,7 +1,7 @@
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
-import { WORDS_PER_SECOND } from './live.ts';
+import { type LiveHttp, WORDS_PER_SECOND } from './live.ts';
 import type { PhaseUsage } from './monitor.ts';
 import type { EngineCapacity, HttpResults, SustainedStep } from './results.ts';
 import { type BenchSettings, LATE_TOLERANCE_MS, targets } from './settings.ts';
@@ -343,40 +343,7 @@ export function printReport(report: BenchReport): void {
     }),
   );
 
-  console.log(
-    `\nLive WebSocket: replies fed word by word at ${WORDS_PER_SECOND} words/s; from the piece that completes the first clause to its first audio, ms`,
-  );
-  printTable(
-    [
-      'sockets',
-      'calls',
-      'errors',
-      'p50',
-      'p95',
-      'server p50',
-      'p95',
-      'engine p50',
-      'p95',
-      'ratio p50',
-      'ratio p95',
-    ],
-    http.live.map((l) => {
-      const base = liveBaseline(engine, l.sockets);
-      return [
-        String(l.sockets),
-        String(l.calls),
-        String(l.errors),
-        fixed(l.clauseToAudio.p50),
-        fixed(l.clauseToAudio.p95),
-        fixed(l.serverTtfa.p50),
-        fixed(l.serverTtfa.p95),
-        fixed(base?.p50),
-        fixed(base?.p95),
-        ratio(l.clauseToAudio.p50, base?.p50),
-        ratio(l.clauseToAudio.p95, base?.p95),
-      ];
-    }),
-  );
+  printLive(http.live, engine);
 
   console.log('\nService resources by phase: resident memory, CPU in cores (1 = one core busy)');
   printTable(
@@ -398,6 +365,44 @@ export function printReport(report: BenchReport): void {
   printTable(
     ['target', 'goal', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, fixed(t.measured, 2), t.met ? 'yes' : 'NO']),
+  );
+}
+
+/** The live scenario's table; without an engine baseline (`--only live`), its columns are empty. */
+export function printLive(live: readonly LiveHttp[], engine?: EngineResults): void {
+  console.log(
+    `\nLive WebSocket: replies fed word by word at ${WORDS_PER_SECOND} words/s; from the piece that completes the first clause to its first audio, ms`,
+  );
+  printTable(
+    [
+      'sockets',
+      'calls',
+      'errors',
+      'p50',
+      'p95',
+      'server p50',
+      'p95',
+      'engine p50',
+      'p95',
+      'ratio p50',
+      'ratio p95',
+    ],
+    live.map((l) => {
+      const base = engine && liveBaseline(engine, l.sockets);
+      return [
+        String(l.sockets),
+        String(l.calls),
+        String(l.errors),
+        fixed(l.clauseToAudio.p50),
+        fixed(l.clauseToAudio.p95),
+        fixed(l.serverTtfa.p50),
+        fixed(l.serverTtfa.p95),
+        fixed(base?.p50),
+        fixed(base?.p95),
+        ratio(l.clauseToAudio.p50, base?.p50),
+        ratio(l.clauseToAudio.p95, base?.p95),
+      ];
+    }),
   );
 }
 

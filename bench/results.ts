@@ -186,12 +186,15 @@ export interface LoadPlan {
   readonly poolSize: number;
   /** The naive peer's address, when it runs. */
   readonly peerBase?: string;
+  /** Run this scenario only (after the warm-up), and answer with a `live` message. */
+  readonly only?: 'live';
 }
 
 /** What the load generator tells the bench: the phase it starts (for memory peaks), then results. */
 export type LoadMessage =
   | { readonly type: 'phase'; readonly name: string }
   | { readonly type: 'done'; readonly results: HttpResults }
+  | { readonly type: 'live'; readonly results: readonly LiveHttp[] }
   | { readonly type: 'failed'; readonly message: string };
 
 /** The median of a few values (repeats of one scenario). */

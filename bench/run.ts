@@ -9,17 +9,18 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
+import { markdownCost, printMarkdownCost } from './markdown.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { startPeer } from './peer-process.ts';
-import { type BenchReport, checkTargets, printReport, ttfbChart } from './report.ts';
-import type { HttpResults, LoadMessage, LoadPlan } from './results.ts';
+import { type BenchReport, checkTargets, printLive, printReport, ttfbChart } from './report.ts';
+import type { LoadMessage, LoadPlan } from './results.ts';
 import { prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --metrics-overhead` for that scenario alone, see metrics-overhead.ts): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -30,6 +31,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     'voice-pack': { type: 'string' },
+    only: { type: 'string' },
     'metrics-overhead': { type: 'boolean', default: false },
   },
 });
@@ -49,8 +51,14 @@ async function engineBaseline(): Promise<EngineResults> {
   }
 }
 
-/** Runs the load generator against the service; returns its results and what each phase used. */
-async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'highWaterMb'>> {
+/**
+ * Runs the load generator against the service with `plan` added to its plan; returns what
+ * `resultOf` finds in the message that ends it, and what each phase used.
+ */
+async function driveService<T>(
+  plan: Pick<LoadPlan, 'only'>,
+  resultOf: (message: LoadMessage) => T | undefined,
+): Promise<{ results: T } & Pick<BenchReport, 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
   const server = await startServer(data.dataDir);
@@ -63,16 +71,18 @@ async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'hi
       execArgv: ['--import', 'tsx'],
     });
     if (child.pid !== undefined) monitor.client = child.pid;
-    const http = await new Promise<HttpResults>((resolve, reject) => {
+    const results = await new Promise<T>((resolve, reject) => {
       child.on('message', (message: LoadMessage) => {
-        if (message.type === 'phase') {
+        const result = resultOf(message);
+        if (result !== undefined) resolve(result);
+        else if (message.type === 'phase') {
           progress(`  ${message.name}`);
           monitor.phase = message.name;
-        } else if (message.type === 'done') resolve(message.results);
-        else reject(new Error(`load generator failed: ${message.message}`));
+        } else if (message.type === 'failed') reject(new Error(`load generator failed: ${message.message}`));
       });
       child.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
-      const plan: LoadPlan = {
+      const full: LoadPlan = {
+        ...plan,
         type: 'plan',
         base: server.base,
         keys: data.keys,
@@ -80,11 +90,11 @@ async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'hi
         poolSize: config.poolSize,
         ...(peer ? { peerBase: peer.base } : {}),
       };
-      child.send(plan);
+      child.send(full);
     });
     const phases = Object.fromEntries(monitor.usage());
     child.kill();
-    return { http, phases, highWaterMb: monitor.highWaterMb() };
+    return { results, phases, highWaterMb: monitor.highWaterMb() };
   } finally {
     monitor.stop();
     peer?.stop();
@@ -93,50 +103,74 @@ async function driveService(): Promise<Pick<BenchReport, 'http' | 'phases' | 'hi
   }
 }
 
-const dir = new URL('./results/', import.meta.url);
-const prefix = settings.quick ? 'quick-' : '';
-await mkdir(dir, { recursive: true });
+/** The whole bench: every scenario, its report and its files. */
+async function fullRun(): Promise<void> {
+  const engine = await engineBaseline();
+  progress(`engines, each on its own: ${config.poolSize} workers, no HTTP`);
+  const engines = await benchEngineCapacities(
+    turns,
+    settings,
+    { ...config, voicePack: values['voice-pack'] },
+    progress,
+  );
+  const {
+    results: http,
+    phases,
+    highWaterMb,
+  } = await driveService({}, (m) => (m.type === 'done' ? m.results : undefined));
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    settings,
+    poolSize: config.poolSize,
+    engine,
+    engines,
+    http,
+    phases,
+    highWaterMb,
+    targets: checkTargets(engine, http, phases),
+  };
+  printReport(report);
+  printMarkdownCost(markdownCost());
 
-if (values['metrics-overhead']) {
+  // A quick run's figures are for trying the bench out: they never replace the full run's.
+  const dir = new URL('./results/', import.meta.url);
+  const prefix = settings.quick ? 'quick-' : '';
+  await mkdir(dir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (!settings.quick) await writeFile(new URL(`bench-${report.date.replace(/[:.]/g, '-')}.json`, dir), json);
+  await writeFile(new URL(`${prefix}latest.json`, dir), json);
+  await writeFile(new URL(`${prefix}ttfb-vs-concurrency.svg`, dir), ttfbChart(report));
+  console.log(
+    `\nwritten bench/results/${prefix}latest.json and bench/results/${prefix}ttfb-vs-concurrency.svg`,
+  );
+}
+
+/** Metrics off beside metrics on, two instances side by side (metrics-overhead.ts). */
+async function metricsOverheadRun(): Promise<void> {
   const results = await benchMetricsOverhead(all, metricsOverheadSettings(settings.quick), progress);
   printMetricsOverhead(results);
-  const file = `${prefix}metrics-overhead.json`;
+  const dir = new URL('./results/', import.meta.url);
+  const file = `${settings.quick ? 'quick-' : ''}metrics-overhead.json`;
+  await mkdir(dir, { recursive: true });
   await writeFile(
     new URL(file, dir),
     `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`,
   );
   console.log(`\nwritten bench/results/${file}`);
-  process.exit(0);
 }
 
-const engine = await engineBaseline();
-progress(`engines, each on its own: ${config.poolSize} workers, no HTTP`);
-const engines = await benchEngineCapacities(
-  turns,
-  settings,
-  { ...config, voicePack: values['voice-pack'] },
-  progress,
-);
-const { http, phases, highWaterMb } = await driveService();
-const report: BenchReport = {
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-  settings,
-  poolSize: config.poolSize,
-  engine,
-  engines,
-  http,
-  phases,
-  highWaterMb,
-  targets: checkTargets(engine, http, phases),
-};
-printReport(report);
-
-// A quick run's figures are for trying the bench out: they never replace the full run's.
-const json = `${JSON.stringify(report, null, 2)}\n`;
-if (!settings.quick) await writeFile(new URL(`bench-${report.date.replace(/[:.]/g, '-')}.json`, dir), json);
-await writeFile(new URL(`${prefix}latest.json`, dir), json);
-await writeFile(new URL(`${prefix}ttfb-vs-concurrency.svg`, dir), ttfbChart(report));
-console.log(
-  `\nwritten bench/results/${prefix}latest.json and bench/results/${prefix}ttfb-vs-concurrency.svg`,
-);
+if (values['metrics-overhead']) {
+  await metricsOverheadRun();
+} else if (values.only === 'live') {
+  const { results } = await driveService({ only: 'live' }, (m) =>
+    m.type === 'live' ? m.results : undefined,
+  );
+  printLive(results);
+} else if (values.only === 'markdown') {
+  printMarkdownCost(markdownCost());
+} else if (values.only !== undefined) {
+  throw new Error(`--only takes live or markdown, not ${values.only}`);
+} else {
+  await fullRun();
+}

@@ -124,7 +124,8 @@ function spokenText(document: SpeechDocument, voice: Voice): string {
       return s.kind === 'phonemes' ? ` /${s.ipa}/ ` : ' ';
     })
     .join('')
-    .replace(/\s+/g, ' ')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n[\s]*/g, '\n')
     .trim();
 }
 

@@ -88,11 +88,20 @@ function parseTextType(value: unknown): TextType {
 
 /** The input as a speech document, or the 400 that says what in it is wrong and where. */
 function documentOf(raw: string, textType: TextType, voice: Voice): SpeechDocument {
+  const document = readDocument(raw, textType, voice);
+  if (!saysSomething(document)) throw nothingToSay();
+  return document;
+}
+
+/** Whether a document gives audio: markup, code and emoji alone give none. */
+function saysSomething(document: SpeechDocument): boolean {
+  return document.spokenCharacters > 0 && document.segments.some(isSpoken);
+}
+
+/** The input as a speech document, which may say nothing, or the 400 for what is wrong in it. */
+function readDocument(raw: string, textType: TextType, voice: Voice): SpeechDocument {
   const read = readInputText(raw, textType, voice);
-  if (read.ok) {
-    if (read.document.spokenCharacters === 0 || !read.document.segments.some(isSpoken)) throw nothingToSay();
-    return read.document;
-  }
+  if (read.ok) return read.document;
   if (read.code === 'invalid_input')
     throw new ApiError('invalid_input', read.message, {
       param: 'input',
@@ -203,8 +212,8 @@ export interface SpeechPart {
 
 /**
  * A part of a stream's text, read by the same rules as a whole request's `input` (control
- * characters, SSML), or the 400 that says what is wrong with it; undefined when it has nothing
- * to speak.
+ * characters, Markdown, SSML), or the 400 that says what is wrong with it; undefined when it has
+ * nothing to speak (a plain part that is all markup, code or emoji).
  */
 export function speechPart(
   text: string,
@@ -214,8 +223,13 @@ export function speechPart(
   const trimmed = text.trim();
   if (!SPEAKABLE.test(trimmed) && settings.textType === 'text') return undefined;
   const characters = codePointCount(trimmed);
+  const document = readDocument(text, settings.textType, settings.voice);
+  if (!saysSomething(document)) {
+    if (settings.textType === 'text') return undefined;
+    throw nothingToSay();
+  }
   const part = {
-    document: documentOf(text, settings.textType, settings.voice),
+    document,
     characters,
     maxSeconds: audioBoundSeconds(settings.voice.language, characters, settings.textType),
   };

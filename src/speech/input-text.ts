@@ -4,8 +4,9 @@
  * is data whatever it contains; SSML is parsed by Ijwi (ssml/), never by an engine.
  */
 import { firstForbiddenCharacter } from './control-characters.ts';
-import { plainDocument, type SpeechDocument } from './document.ts';
+import type { SpeechDocument } from './document.ts';
 import { ipaReaderOf } from './engines/registry.ts';
+import { markdownDocument } from './markdown/read.ts';
 import { parseSsml } from './ssml/read.ts';
 import type { Voice } from './voices.ts';
 
@@ -48,7 +49,7 @@ export function readInputText(input: string, textType: TextType, voice: Voice): 
         '(counting characters from 0); only tab, line feed and carriage return are allowed',
     };
   }
-  if (textType === 'text') return { ok: true, document: plainDocument(input) };
+  if (textType === 'text') return { ok: true, document: markdownDocument(input) };
   const readIpa = ipaReaderOf(voice);
   const parsed = parseSsml(input, { language: voice.language, ...(readIpa ? { readIpa } : {}) });
   if (parsed.ok) return parsed;

@@ -38,6 +38,7 @@ export const worstCaseShapes: Readonly<Record<string, string>> = {
   ranges: '1977-1997 '.repeat(20),
   acronyms: 'WWW XQW '.repeat(25),
   'e-mail addresses': 'w_w@w.w '.repeat(25),
+  'keypad codes': '*7*7*7*7*7*7*7# '.repeat(12),
   'web addresses': 'www.w.ww '.repeat(22),
   'day and time ranges': 'Mon-Thu 7am-7pm '.repeat(12),
   'clock time ranges': '07:57-23:57 '.repeat(16),

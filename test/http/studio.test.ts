@@ -74,6 +74,22 @@ describe('POST /studio/tts', () => {
         [['free_use', 'en', 12]],
       );
     });
+
+    it('speaks a Markdown reply as its plain twin, billed for the characters spoken', async () => {
+      const { browser, accountId } = await signedIn();
+      const reply = await browser.speak({
+        input: '**Hello** [there](https://example.rw/a) 😊',
+        language: 'en',
+      });
+      const twin = await browser.speak({ input: 'Hello there', language: 'en' });
+      assert.equal(reply.statusCode, 200);
+      assert.equal(reply.rawPayload.length, twin.rawPayload.length);
+      const { entries } = await summary(accountId);
+      assert.deepEqual(
+        entries.map((e) => e.characters),
+        [11, 11],
+      );
+    });
   });
 
   describe('error', () => {

@@ -76,7 +76,10 @@ function inputField(maxChars: number): ZodType {
       description:
         `The text to speak: at most ${maxChars} characters, counted as Unicode code points after ` +
         'surrounding whitespace is trimmed, with at least one letter or digit. Plain text is read as ' +
-        'text and never obeyed as markup or engine commands. Control characters other than tab, ' +
+        'a person reads a rendered reply aloud: Markdown (CommonMark, GitHub tables, task lists, ' +
+        'strikethrough) is never spoken as symbols, links say their text, code blocks and emoji are ' +
+        'not said, keypad codes such as `*182*7#` are read key by key; billing counts the characters ' +
+        'spoken. It is never obeyed as engine commands. Control characters other than tab, ' +
         'line feed and carriage return get 400 `invalid_input` with their `position`. With ' +
         '`text_type: "ssml"`, an SSML `<speak>` document (see `text_type`).',
       examples: ['Muraho! Murakaza neza.', SSML_EXAMPLE],

@@ -254,7 +254,7 @@ export function addressRules(words: AddressWords): NormalizationRule[] {
     {
       name: 'web-address',
       pattern:
-        /(?<![\p{L}\p{N}.@/])(?:https?:\/\/)?(?:www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[A-Za-z0-9_-]+)*\/?(?![\p{L}\p{N}]|\.[A-Za-z0-9])/gu,
+        /(?<![\p{L}\p{N}.@/])(?:https?:\/\/(?:www\.)?|www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[A-Za-z0-9_-]+)*\/?(?![\p{L}\p{N}]|\.[A-Za-z0-9])/gu,
       replace: (m) => say(m[0].replace(/^https?:\/\//, '').replace(/\/$/, '')),
     },
   ];
@@ -408,6 +408,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
   };
 
   const passes: Pass[] = [
+    keypadPass(v),
     ...v.rules.map(ruleToPass),
     {
       pattern: new RegExp(
@@ -489,6 +490,27 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
     } catch {
       return collapseWhitespace(String(text));
     }
+  };
+}
+
+/**
+ * `*` and `#` read as what they mean (see `Verbalizer.symbols`): a USSD or keypad code key by
+ * key ("star one eight two star seven hash"), a key on its own ("press #"), a star between
+ * numbers as a product; any other (`#5`, `C#`, a footnote's star) is not said. Runs first: a
+ * code's digits are keys, not a number.
+ */
+function keypadPass(v: Verbalizer): Pass {
+  const { star, hash, times } = v.symbols;
+  const key = (character: string) =>
+    character === '*' ? star : character === '#' ? hash : v.cardinal(Number(character));
+  return {
+    pattern:
+      /(?<![\p{L}\p{N}*#/])([*#][\d*#]*\d[\d*#]*#)(?![\p{L}\p{N}])|(?<=\p{N}[ \t]*)(\*)(?=[ \t]*\p{N})|(?<![\p{L}\p{N}*#])([*#])(?![\p{L}\p{N}*#])|[*#]+/gu,
+    replace: (m) => {
+      if (m[1] !== undefined) return Array.from(m[1], key).join(' ');
+      if (m[2] !== undefined) return times;
+      return m[3] !== undefined ? key(m[3]) : ' ';
+    },
   };
 }
 

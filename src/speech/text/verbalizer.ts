@@ -51,6 +51,11 @@ export interface Verbalizer {
   ordinal(n: number): string;
   /** The spoken name of one letter A-Z, for acronyms spelled out. */
   letter(upperCaseLetter: string): string;
+  /**
+   * Words for `*` and `#` as keys of a phone (a USSD code `*182*7#` is read key by key, "press #")
+   * and for `*` between two numbers (`5 * 3`).
+   */
+  readonly symbols: { readonly star: string; readonly hash: string; readonly times: string };
   /** Abbreviations as written (with their dot, if any) -> words, e.g. `Dr.` -> `Doctor`. */
   readonly abbreviations: Readonly<Record<string, string>>;
   /** Language-only patterns, tried before the shared ones. */

@@ -52,4 +52,38 @@ describe('LiveClauses', () => {
     clauses.clear();
     assert.equal(clauses.pending, '');
   });
+
+  it('cuts only where no Markdown construct is open, so a marker split across pieces is never a part of its own', () => {
+    assert.deepEqual(feed(['**Gre', 'at news!', '** Call', ' us. ']).parts, ['**Great news!**', ' Call us.']);
+    assert.deepEqual(feed(['**Great, ', 'really great**, thanks. ']).parts, [
+      '**Great, really great**,',
+      ' thanks.',
+    ]);
+    assert.deepEqual(feed(['[Call us, ', 'please](https://ex', 'ample.rw/a.b). ', 'Bye']).parts, [
+      '[Call us, please](https://example.rw/a.b).',
+    ]);
+    assert.deepEqual(feed(['Use `a, b', '`, then go. ']).parts, ['Use `a, b`,', ' then go.']);
+  });
+
+  it('holds a fenced block until it ends, reopens one cut for length, and gives a table row by row', () => {
+    assert.deepEqual(feed(['Here:\n```\nlet a, b.\n', '```\nDone. ']).parts, [
+      'Here:',
+      '```\nlet a, b.\n```\n',
+      'Done.',
+    ]);
+    // A table's rows come a line at a time, each read alone as the table reads it (a sentence).
+    assert.deepEqual(feed(['| a | b |\n|---|---|\n| 1 | 2 |\n', 'Ok. ']).parts, [
+      '| a | b |\n',
+      '| 1 | 2 |\n',
+      'Ok.',
+    ]);
+    // A construct never closed is cut for length all the same, so what waits stays bounded.
+    const open = new LiveClauses(40);
+    assert.ok(open.push(`**${'a, '.repeat(30)}`).every((part) => part.length <= 41));
+    assert.ok(open.pending.length <= 41);
+    const clauses = new LiveClauses(30);
+    const parts = clauses.push('```js\nconst a = 1; const b = 2; const c = 3;');
+    assert.equal(parts[0]?.startsWith('```js\n'), true);
+    assert.ok(clauses.pending.startsWith('```js\n'), 'the rest is still code');
+  });
 });

@@ -28,6 +28,7 @@ function stub(decimalSeparator: '.' | ',', overrides: Partial<Verbalizer> = {}):
     date: (d, m, y) => sup(`{date ${d}/${m}/${y}}`),
     ordinal: (n) => sup(`{ord ${n}}`),
     letter: (l) => l.toLowerCase(),
+    symbols: { star: '{star}', hash: '{hash}', times: '{times}' },
     abbreviations: { 'Dr.': 'doctor', km: 'kilometres', 'n°': 'number', ONU: 'onu' },
     rules: [],
     ...overrides,
@@ -317,5 +318,18 @@ describe('createNormalizer: robustness', () => {
     // Generous bound for a shared machine; the pass over 45 KB takes tens of milliseconds.
     assert.ok(performance.now() - started < 1000);
     assert.doesNotThrow(() => dot('9'.repeat(100_000)));
+  });
+});
+
+describe('createNormalizer: star and hash', () => {
+  it('reads a USSD or keypad code key by key, before any number reading', () => {
+    assert.equal(dot('Dial *182*7# now'), 'Dial {star} {n 1} {n 8} {n 2} {star} {n 7} {hash} now');
+    assert.equal(dot('*#06#'), '{star} {hash} {n 0} {n 6} {hash}');
+  });
+
+  it('reads a key alone by its name, a star between numbers as times, and drops any other', () => {
+    assert.equal(dot('press # or *.'), 'press {hash} or {star}.');
+    assert.equal(dot('5 * 3 and 2*3'), '{n 5} {times} {n 3} and {n 2} {times} {n 3}');
+    assert.equal(dot('Room #5, C# and note*'), 'Room {n 5}, C and note');
   });
 });

@@ -99,5 +99,7 @@ export const englishVerbalizer: Verbalizer = {
   ordinal: englishOrdinal,
   letter: englishLetter,
   abbreviations: ABBREVIATIONS,
+  // East African and British English: "star" and "hash" (not the American "pound").
+  symbols: { star: 'star', hash: 'hash', times: 'times' },
   rules: englishRules,
 };

@@ -105,5 +105,7 @@ export const frenchVerbalizer: Verbalizer = {
     'a|bé|cé|dé|e|effe|gé|hache|i|ji|ka|elle|emme|enne|o|pé|ku|erre|esse|té|u|vé|double vé|ixe|i grec|zède',
   ),
   abbreviations: ABBREVIATIONS,
+  // As French voice menus say them: « tapez étoile », « touche dièse ».
+  symbols: { star: 'étoile', hash: 'dièse', times: 'fois' },
   rules: frenchRules,
 };

@@ -28,5 +28,7 @@ export const kinyarwandaVerbalizer: Verbalizer = {
   ordinal: (n) => ordinal(n),
   letter: letterName,
   abbreviations: ABBREVIATIONS,
+  // USSD codes start with `akanyenyeri` and end with `urwego` (sources in README.md).
+  symbols: { star: 'akanyenyeri', hash: 'urwego', times: 'gukuba' },
   rules: KINYARWANDA_RULES,
 };
