@@ -166,6 +166,30 @@ describe('GET /api/v1/tts-live', () => {
       client.close();
     });
 
+    it('speaks an SSML reply sent in pieces whole at its end, sentence marks inside it included', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const ssml = '<speak>Good morning. Thank you for calling, how can I help?</speak>';
+      const speakWhole = async (pieces: string[], id: string) => {
+        const client = await LiveClient.connect(base, bearer(account.key));
+        for (const [i, text] of pieces.entries())
+          client.send({
+            type: 'text',
+            context_id: id,
+            text,
+            ...(i === 0 ? { language: 'en', format: 'pcm16_8k', text_type: 'ssml' } : {}),
+          });
+        client.send({ type: 'end', context_id: id });
+        const done = await client.ended(id);
+        client.close();
+        assert.equal(done.type, 'done', JSON.stringify(done));
+        return client.audio(id);
+      };
+      const whole = await speakWhole([ssml], 's1');
+      const pieces = await speakWhole(ssml.split(/(?<= )/), 's2');
+      assert.ok(whole.byteLength / 16000 > 2, 'the reply is spoken');
+      assert.ok(pieces.equals(whole), 'sent in pieces, the reply sounds as sent whole');
+    });
+
     it('clear drops unsent audio: no frame of the dropped text after cleared, and the context goes on', async () => {
       const account = await fixture.newPayingAccount({ topUp: 1000 });
       const client = await LiveClient.connect(base, bearer(account.key));

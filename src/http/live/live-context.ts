@@ -108,7 +108,7 @@ export class LiveContext {
       );
     }
     // SSML is read whole: a `<speak>` document is spoken at flush or end only.
-    if (this.#options.settings.textType === 'ssml') this.#clauses.push(text);
+    if (this.#options.settings.textType === 'ssml') this.#clauses.hold(text);
     else this.#enqueue(this.#clauses.push(text), at);
   }
 

@@ -50,6 +50,11 @@ export class LiveClauses {
     return parts.filter(hasWords);
   }
 
+  /** Appends `text` without cutting: a document read whole (SSML) waits for `flush`. */
+  hold(text: string): void {
+    this.#buffer += text;
+  }
+
   /** Everything waiting, as one part (none when it holds no words); the buffer is then empty. */
   flush(): string[] {
     const rest = this.#buffer;
