@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SpeechDocument } from '../../../src/speech/document.ts';
 import { readInputText } from '../../../src/speech/input-text.ts';
-import { markdownOpenAtEnd, RULE_PAUSE_MS, unclosedFence } from '../../../src/speech/markdown/read.ts';
+import {
+  markdownOpenAtEnd,
+  RULE_PAUSE_MS,
+  SECTION_CHARS,
+  unclosedFence,
+} from '../../../src/speech/markdown/read.ts';
 import { frontEndFor } from '../../../src/speech/text/front-end.ts';
 import type { LanguageCode } from '../../../src/speech/text/verbalizer.ts';
 import { findVoice } from '../../../src/speech/voices.ts';
@@ -78,9 +83,21 @@ describe('Markdown in plain text', () => {
   it('reads nesting deeper than the parser goes (thousands of > or -) as text, never failing', () => {
     for (const text of ['> '.repeat(6000), `${'- '.repeat(3000)}deep`, '>'.repeat(10_000)]) {
       const document = documentOf(text);
-      assert.ok(document.segments.every((s) => s.kind === 'text'));
+      // Cut into parse sections, a run of `- - -` may stand alone as a rule: a pause, never markup.
+      assert.ok(document.segments.every((s) => s.kind === 'text' || s.kind === 'break'));
     }
     assert.match(spoken(`${'- '.repeat(3000)}deep`), /deep$/);
+  });
+
+  it('reads a reply longer than one parse section whole: no paragraph lost, no marker or code said', () => {
+    const paragraph = (k: number) => `Paragraph ${k} is **bold** and has [a link](https://example.rw/${k}).`;
+    const code = `\`\`\`\n${'secret code line\n'.repeat(150)}\`\`\``;
+    const paragraphs = (from: number) => Array.from({ length: 30 }, (_, k) => paragraph(from + k));
+    const text = [...paragraphs(0), code, ...paragraphs(30)].join('\n\n');
+    assert.ok(code.length > SECTION_CHARS && text.length > 3 * SECTION_CHARS);
+    const said = spoken(text);
+    assert.equal(said.match(/is bold and has a link\./g)?.length, 60);
+    assert.doesNotMatch(said, /secret|example|[*`[\]]/);
   });
 
   it('leaves plain text as it was: its words, its lines, its characters billed', () => {
