@@ -75,6 +75,9 @@ const schema = z
     // Calls the neural voices take at once, all of them together; unset: 4 per worker they may use
     // (all workers but one). Past it a request for a neural voice gets 503 voice_busy.
     NEURAL_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
+    // Memory for the per-account clause cache (the audio of repeated phrases), in MB; 0 turns it
+    // off. Small by default: the service's memory target counts it.
+    CLAUSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(16),
     CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // The reverse proxies whose X-Forwarded-For (client address) the service believes, as
@@ -154,6 +157,8 @@ export type Config = Readonly<{
   poolSize: number;
   /** Calls in flight the neural voices take; null: the pool's default for its size. */
   neuralMaxCalls: number | null;
+  /** The bound on the bytes the clause cache holds (`CLAUSE_CACHE_MB`); 0: no cache. */
+  clauseCacheBytes: number;
   /** The token rule: 1 token per started `charsPerToken` characters. */
   charsPerToken: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
@@ -214,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,
     neuralMaxCalls: data.NEURAL_MAX_CALLS ?? null,
+    clauseCacheBytes: Math.round(data.CLAUSE_CACHE_MB * 1024 * 1024),
     charsPerToken: data.CHARS_PER_TOKEN,
     logLevel: data.LOG_LEVEL,
     trustedProxies: Object.freeze(data.TRUST_PROXY ?? []),

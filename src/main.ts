@@ -10,6 +10,7 @@ import { buildApp } from './http/app.ts';
 import { startMetricsListener } from './http/metrics-listener.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
 import { loadAssignedVoices } from './speech/assigned-voices.ts';
+import { ClauseCache } from './speech/clause-cache.ts';
 import { EnginePool } from './speech/pool.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       publicBaseUrl: config.publicBaseUrl,
       lexicons,
       supportEmail: config.supportEmail,
+      clauseCache: new ClauseCache(config.clauseCacheBytes),
     },
     web: {
       users: new UserService({ users }),

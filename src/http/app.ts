@@ -71,6 +71,7 @@ export interface AppDeps {
     | 'publicBaseUrl'
     | 'lexicons'
     | 'supportEmail'
+    | 'clauseCache'
   >;
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
   readonly liveTimings?: Partial<LiveTimings>;
@@ -257,11 +258,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The document builder sees only the routes registered after it.
   await registerOpenApi(app, { version: deps.version, publicBaseUrl: deps.tts?.publicBaseUrl });
+  const clauseCache = deps.tts?.clauseCache;
   await app.register(healthRoutes, {
     version: deps.version,
     checks: deps.healthChecks,
     closing: () => closing,
     metrics,
+    clauseCache: clauseCache && (() => clauseCache.stats()),
   });
   if (deps.metricsRoute) await app.register(metricsRoutes, deps.metricsRoute);
   await app.register(voicesRoutes, {
@@ -310,6 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         liveSockets,
         supportEmail: deps.tts.supportEmail,
         metrics,
+        clauseCache: deps.tts.clauseCache,
       });
     }
   }

@@ -9,6 +9,7 @@ import {
 } from '../accounts/billing.ts';
 import type { LedgerEntry } from '../accounts/repositories.ts';
 import type { SpeechPath, TransportMetrics } from '../metrics/metrics.ts';
+import type { AccountClauses } from '../speech/clause-cache.ts';
 import type { EnginePool, OpenCall } from '../speech/pool.ts';
 import {
   AudioBoundExceeded,
@@ -163,6 +164,8 @@ export interface BilledStream extends CallMetrics {
   readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'>;
   readonly charsPerToken: number;
   readonly accountId: string;
+  /** The account's clause cache (`ClauseCache.forAccount`); absent: none. */
+  readonly clauses?: AccountClauses | undefined;
   readonly tts: TtsRequest;
   readonly target: AudioTarget;
   /** The signed-in studio (Kinyarwanda free there), not the API. */
@@ -221,6 +224,7 @@ export async function streamBilledSpeech(
     target: stream.target,
     maxSeconds: tts.maxSeconds,
     signal: controller.signal,
+    clauses: stream.clauses,
   });
   try {
     const first = await events.next();

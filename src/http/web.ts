@@ -8,6 +8,7 @@ import type { SessionService } from '../accounts/sessions.ts';
 import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { TransportMetrics } from '../metrics/metrics.ts';
+import type { ClauseCache } from '../speech/clause-cache.ts';
 import type { EnginePool } from '../speech/pool.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { messagePage } from '../web/pages/message.ts';
@@ -41,6 +42,8 @@ export interface WebServices {
 export interface WebOptions extends WebServices {
   /** The engine pool once it is warm; undefined while it starts. */
   readonly pool: () => EnginePool | undefined;
+  /** Each account's audio of clauses it has had spoken, for the studio; absent: none kept. */
+  readonly clauseCache?: ClauseCache | undefined;
   readonly rateLimit: RateLimitStore;
   readonly charsPerToken: number;
   readonly publicBaseUrl: string;

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { NeuralVoice } from './engines/neural/neural-engine.ts';
 import {
@@ -58,12 +60,22 @@ export async function assignedVoice(
     engineVoice,
     pack: {
       id: assignment.voice,
+      version: await digestOf([modelPath, tokens.path]),
       name: manifest.name,
       speaker: speaker.name,
       licence: manifest.licence,
       attribution: manifest.attribution,
     },
   };
+}
+
+/** A digest of the files' contents, read as streams (a model may be tens of MB). */
+async function digestOf(paths: readonly string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const path of paths) {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  }
+  return hash.digest('base64url');
 }
 
 /**

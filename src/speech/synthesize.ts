@@ -1,6 +1,8 @@
 import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
+import { RecordedClause, replayClause } from './cached-clause-stream.ts';
+import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { frontEndOf, ipaReaderOf } from './engines/registry.ts';
@@ -38,6 +40,11 @@ export interface SynthesisRequest {
    * context holds one for all its parts); otherwise synthesis opens its own, or throws `VoiceBusy`.
    */
   readonly call?: OpenCall;
+  /**
+   * The clause cache of the account the audio is for (`ClauseCache.forAccount`): a clause it holds
+   * is not asked of the pool, and one the pool speaks whole is kept. Absent: no cache.
+   */
+  readonly clauses?: AccountClauses;
 }
 
 /** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
@@ -183,6 +190,8 @@ function outputOf(
  * go ahead of clauses that are only needed seconds later. Aborting the signal stops synthesis
  * and throws its reason. The synthesis is one call on the voice's engine (`request.call`, or one
  * it opens and closes): `VoiceBusy` is thrown before any work when the engine takes no more.
+ * With the account's clause cache (`request.clauses`), a clause already spoken for the account is
+ * delivered from it at once, byte for byte as the pool would deliver it, and the rest as above.
  */
 export async function* synthesize(
   pool: EnginePool,
@@ -220,18 +229,26 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
   };
   /** The engine's words of each step, once the step is whole (engines that report words). */
   const engineWords: (readonly EngineWord[] | undefined)[] = [];
+  const { clauses } = request;
   const start = (index: number): AsyncIterableIterator<Uint8Array> | undefined => {
     const step = steps[index];
     if (step === undefined) return undefined;
     if (step.kind === 'pause') return pauseOf(step.ms, frameBytes, silence);
-    return pool.synthesize({
+    const clause: ClauseSpec = { input: step.input, voice, rate: step.rate, output: spec };
+    const cached = clauses?.get(clause);
+    if (cached) {
+      engineWords[index] = cached.words;
+      return replayClause(cached, signal);
+    }
+    const audio = pool.synthesize({
       input: step.input,
       voice: voice.engineVoice,
       rate: step.rate,
       output: spec,
       deadline: deadlineOf(index),
       ...(signal ? { signal } : {}),
-      ...(request.words
+      // A clause to keep keeps its words, for a later request that asks for them.
+      ...(request.words || clauses
         ? {
             onWords: (words: readonly EngineWord[]) => {
               engineWords[index] = words;
@@ -239,6 +256,12 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
           }
         : {}),
     });
+    if (!clauses) return audio;
+    return new RecordedClause(
+      audio,
+      () => engineWords[index],
+      (whole) => clauses.put(clause, whole),
+    );
   };
   const bounded = (bytes: Uint8Array): Uint8Array => {
     if (total + bytes.byteLength > maxBytes) throw new AudioBoundExceeded(request.maxSeconds);

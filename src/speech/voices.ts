@@ -24,6 +24,11 @@ export interface Voice {
 export interface AssignedPack {
   /** The installed pack's id (`npm run admin -- voice list`). */
   readonly id: string;
+  /**
+   * A digest of the pack's model and tokens as they were when it was assigned: a pack installed
+   * again under the same id speaks differently, and the clause cache must tell them apart.
+   */
+  readonly version: string;
   readonly name: string;
   /** The pack's speaker that speaks the voice. */
   readonly speaker: string;

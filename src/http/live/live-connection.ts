@@ -5,6 +5,7 @@ import type { BillingService } from '../../accounts/billing.ts';
 import { newId } from '../../accounts/ids.ts';
 import { LiveBill } from '../../accounts/live-bill.ts';
 import type { TransportMetrics } from '../../metrics/metrics.ts';
+import type { ClauseCache } from '../../speech/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
@@ -54,6 +55,8 @@ export interface LiveServices {
   readonly rateLimit: RateLimitStore;
   readonly limits: LiveLimits;
   readonly lexicons: TtsLexicons;
+  /** Each account's audio of clauses it has had spoken; absent: none kept. */
+  readonly clauseCache?: ClauseCache | undefined;
   /** The operator's contact, named in a 402. */
   readonly supportEmail: string | null;
   /** Where contexts, their first audio and rate-limit refusals are recorded. */
@@ -255,6 +258,7 @@ export class LiveConnection {
         call,
         settings,
         lexicon,
+        clauses: this.#services.clauseCache?.forAccount(caller.accountId),
         bill,
         output: this.#output,
         maxChars: limits.maxChars,

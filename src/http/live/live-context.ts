@@ -1,6 +1,7 @@
 import type { LiveBill } from '../../accounts/live-bill.ts';
 import type { TransportMetrics } from '../../metrics/metrics.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
+import type { AccountClauses } from '../../speech/clause-cache.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
 import type { Lexicon } from '../../speech/lexicon.ts';
 import type { EnginePool, OpenCall } from '../../speech/pool.ts';
@@ -30,6 +31,8 @@ export interface LiveContextOptions {
   readonly settings: StreamSettings;
   /** The account's lexicon for the context's language. */
   readonly lexicon: Lexicon;
+  /** The account's clause cache (`ClauseCache.forAccount`); absent: none. */
+  readonly clauses?: AccountClauses | undefined;
   readonly bill: LiveBill;
   readonly output: ContextOutput;
   /** Code points of text the context may receive in all (the stream endpoint's limit). */
@@ -211,6 +214,7 @@ export class LiveContext {
       dueAt: Math.max(performance.now(), this.#playedUntil - this.#options.leadMs),
       words: true,
       call: this.#options.call,
+      clauses: this.#options.clauses,
     });
     // Word times count from the context's first sample: this part starts after the audio sent so far.
     const offsetMs = this.#sentMs();

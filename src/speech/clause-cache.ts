@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { EngineInput, EngineWord } from './engines/engine.ts';
+import { engines } from './engines/registry.ts';
+import type { OutputSpec } from './pool-protocol.ts';
+import type { Voice } from './voices.ts';
+
+/**
+ * The audio of clauses already spoken, per account, so that a phrase said on every call (a
+ * receptionist's greeting, the hold message) costs no engine time after its first. Synthesis is
+ * deterministic: the key (`clauseKey`) holds everything that decides a clause's bytes, so a hit
+ * is byte for byte what the engine would make again. Entries are never shared between accounts:
+ * a shared cache would let one customer learn, by timing, what another recently said. The least
+ * recently used entries go first once the bytes held pass the bound; an entry being played keeps
+ * its audio when it is evicted, so eviction never breaks a stream.
+ */
+
+/** One clause's audio as the pool delivered it. */
+export interface CachedClause {
+  /** The clause's encoded audio, whole. Never written to: hits are given copies of it. */
+  readonly audio: Uint8Array;
+  /** Where each of the pool's parts ended, so a hit is delivered in parts of the same sizes. */
+  readonly partEnds: readonly number[];
+  /** The engine's word events for the clause; undefined for an engine that reports none. */
+  readonly words: readonly EngineWord[] | undefined;
+}
+
+/** What the cache has done since the service started; no text and no account in it. */
+export interface ClauseCacheStats {
+  readonly hits: number;
+  readonly misses: number;
+  readonly evictions: number;
+  /** Entries held now. */
+  readonly entries: number;
+  /** Bytes held now: the audio, the word timings, the keys and each entry's bookkeeping. */
+  readonly bytes: number;
+  /** The bound on `bytes`; 0 when the cache is off. */
+  readonly maxBytes: number;
+}
+
+/**
+ * What an entry costs beyond its audio and words: the map slot, the key string, the entry and
+ * typed-array objects (V8 spends about 100-200 bytes on them; counted high, never low).
+ */
+const ENTRY_OVERHEAD_BYTES = 512;
+/** A word event as a V8 object of three small integers. */
+const WORD_BYTES = 64;
+/** No entry may take more than this share of the bound, so one long clause cannot empty the cache. */
+const LARGEST_ENTRY_SHARE = 1 / 16;
+
+interface Entry {
+  readonly clause: CachedClause;
+  readonly bytes: number;
+}
+
+/** What decides the bytes of one clause, besides the account that asks. */
+export interface ClauseSpec {
+  /** The clause as the engine reads it: after normalisation and the account's lexicon. */
+  readonly input: EngineInput;
+  readonly voice: Voice;
+  /** Speaking rate as a multiple of the voice's own. */
+  readonly rate: number;
+  readonly output: OutputSpec;
+}
+
+/**
+ * The one place a clause's key is made, from everything that decides its bytes: the account, the
+ * engine input (the text after normalisation and the account's lexicon, or phonemes), the engine
+ * and its version, the voice's engine settings (for a neural voice its pack's files, speaker and
+ * rate), the assigned pack's id and version, the speaking rate, and the output's sample rate and
+ * encoding. Hashed, so the cache keeps no request text and every key is the same small size.
+ */
+export function clauseKey(account: string, spec: ClauseSpec): string {
+  const { engineVoice, pack } = spec.voice;
+  const parts = [
+    account,
+    engineVoice.engine,
+    engines[engineVoice.engine].version,
+    canonicalJson(engineVoice),
+    pack ? `${pack.id}@${pack.version}` : '',
+    spec.input.kind,
+    spec.input.kind === 'text' ? spec.input.text : spec.input.phonemes,
+    String(spec.rate),
+    String(spec.output.sampleRate),
+    spec.output.encoding,
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+/** JSON with every object's keys sorted: two equal settings give one string however they were built. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+function sizeOf(key: string, clause: CachedClause): number {
+  return (
+    clause.audio.byteLength +
+    clause.partEnds.length * 8 +
+    (clause.words?.length ?? 0) * WORD_BYTES +
+    key.length * 2 +
+    ENTRY_OVERHEAD_BYTES
+  );
+}
+
+/** The cache as one account sees it: only its own entries. */
+export interface AccountClauses {
+  /** The clause's audio when this account has it; counts a hit or a miss. */
+  get(spec: ClauseSpec): CachedClause | undefined;
+  /** Keeps a clause's whole audio, spoken to its end and not cancelled. */
+  put(spec: ClauseSpec, clause: CachedClause): void;
+}
+
+/** The instance's clause cache, bounded in bytes (`maxBytes`; 0 turns it off). */
+export class ClauseCache {
+  readonly maxBytes: number;
+  /** In use order: the least recently used first (a hit moves its entry to the end). */
+  readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
+  #hits = 0;
+  #misses = 0;
+  #evictions = 0;
+
+  constructor(maxBytes: number) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError('the clause cache bound must be a whole number of bytes');
+    this.maxBytes = maxBytes;
+  }
+
+  /** The cache as `account` sees it; undefined when the cache is off. */
+  forAccount(account: string): AccountClauses | undefined {
+    if (this.maxBytes === 0) return undefined;
+    return {
+      get: (spec) => this.#get(clauseKey(account, spec)),
+      put: (spec, clause) => this.#put(clauseKey(account, spec), clause),
+    };
+  }
+
+  stats(): ClauseCacheStats {
+    return {
+      hits: this.#hits,
+      misses: this.#misses,
+      evictions: this.#evictions,
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+      maxBytes: this.maxBytes,
+    };
+  }
+
+  #get(key: string): CachedClause | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.clause;
+  }
+
+  #put(key: string, clause: CachedClause): void {
+    const bytes = sizeOf(key, clause);
+    if (bytes > this.maxBytes * LARGEST_ENTRY_SHARE) return;
+    const old = this.#entries.get(key);
+    if (old !== undefined) {
+      this.#entries.delete(key);
+      this.#bytes -= old.bytes;
+    }
+    this.#entries.set(key, { clause, bytes });
+    this.#bytes += bytes;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= entry.bytes;
+      this.#evictions++;
+    }
+  }
+}
