@@ -14,6 +14,7 @@ import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
+import type { ClauseCache } from '../../src/speech/clause-cache.ts';
 import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
@@ -79,6 +80,8 @@ export interface TtsFixtureOptions {
   readonly liveTimings?: Partial<LiveTimings>;
   /** Metrics recorded as `main.ts` records them, and served at GET /metrics behind `token`. */
   readonly metrics?: { readonly recorder: PrometheusMetrics; readonly token: string };
+  /** The clause cache the service keeps; none by default, so each request asks the pool. */
+  readonly clauseCache?: ClauseCache;
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -155,6 +158,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
       publicBaseUrl: PUBLIC_BASE_URL,
       lexicons,
       supportEmail: SUPPORT_EMAIL,
+      ...(options.clauseCache ? { clauseCache: options.clauseCache } : {}),
     },
   });
 

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { tokensFor } from '../../src/accounts/billing.ts';
+import { decodeMulaw } from '../../src/speech/audio/g711.ts';
+import { ClauseCache } from '../../src/speech/clause-cache.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import { voicedShare } from '../helpers/audio-analysis.ts';
+import { LiveClient } from '../helpers/live-client.ts';
+import {
+  buildTtsTestApp,
+  listenOnLoopback,
+  recordJobs,
+  startTestPool,
+  type TtsFixture,
+  withKey,
+} from '../helpers/tts-fixture.ts';
+
+// The clause cache behind every endpoint: a greeting said again by the same account costs no
+// engine work and sounds the same, is charged the same, and is never served to another account;
+// a lexicon change changes the next audio; health counts it all without text or accounts.
+
+const GREETING = 'Thank you for calling Kigali Dental. How can I help you today?';
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('the clause cache through the endpoints', () => {
+  let pool: EnginePool;
+  let fixture: TtsFixture;
+  let base: string;
+  let jobs: SynthesisJob[];
+  const cache = new ClauseCache(8 * 1024 * 1024);
+
+  before(async () => {
+    pool = await startTestPool();
+    jobs = recordJobs(pool);
+    fixture = await buildTtsTestApp({ pool: () => pool, clauseCache: cache });
+    base = await listenOnLoopback(fixture.app);
+  });
+  after(async () => {
+    await fixture.close();
+    await pool.close();
+  });
+
+  const stream = async (key: string, input: string, speakerId = 0) => {
+    const response = await fixture.app.inject({
+      method: 'POST',
+      url: '/api/v1/tts-stream.php',
+      headers: withKey(key),
+      payload: JSON.stringify({ input, language: 'en', speaker_id: speakerId, format: 'mulaw_8k' }),
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return response;
+  };
+  /** Pool jobs `action` gave, and what it returned. */
+  const counting = async <T>(action: () => Promise<T>): Promise<{ jobs: number; result: T }> => {
+    const before = jobs.length;
+    const result = await action();
+    return { jobs: jobs.length - before, result };
+  };
+
+  it('streams a repeated greeting from the cache: same bytes, no engine work, charged the same', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const first = await counting(() => stream(account.key, GREETING));
+    assert.equal(first.jobs, 2, 'two clauses, each spoken by the engine');
+    const again = await counting(() => stream(account.key, GREETING));
+    assert.equal(again.jobs, 0, 'the second time, neither asks the pool');
+    assert.deepEqual(again.result.rawPayload, first.result.rawPayload);
+    assert.ok(voicedShare(decodeMulaw(again.result.rawPayload), 8000) > 0.3, 'speech, not silence');
+    for (const response of [first.result, again.result])
+      assert.equal(response.headers['x-voice-tokens-charged'], String(tokensFor(GREETING.length)));
+    const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
+    assert.deepEqual(
+      charges.map((e) => e.tokens),
+      [-tokensFor(GREETING.length), -tokensFor(GREETING.length)],
+      'each request is charged, the cached one like the other',
+    );
+  });
+
+  it("never serves one account's clauses to another: its identical text goes to the engine", async () => {
+    const one = await fixture.newPayingAccount({ topUp: 1000 });
+    const two = await fixture.newPayingAccount({ topUp: 1000 });
+    const text = 'Our opening hours are eight to five.';
+    await stream(one.key, text, 3);
+    assert.equal((await counting(() => stream(one.key, text, 3))).jobs, 0);
+    const hits = cache.stats().hits;
+    const other = await counting(() => stream(two.key, text, 3));
+    assert.equal(other.jobs, 1, "the other account's request is spoken by the engine, as a miss is");
+    assert.equal(cache.stats().hits, hits, 'and is not a hit');
+  });
+
+  it('speaks the next request with a changed lexicon its new way, never from the old audio', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const witness = await fixture.newPayingAccount({ topUp: 1000 });
+    const text = 'Please ask for Uwase at the desk.';
+    const before = (await stream(account.key, text, 2)).rawPayload;
+    assert.equal((await counting(() => stream(account.key, text, 2))).jobs, 0, 'cached');
+    for (const owner of [account, witness]) {
+      const added = await fixture.lexicons.add(owner.accountId, {
+        language: 'en',
+        phrase: 'Uwase',
+        kind: 'respelling',
+        says: 'oo wah seh',
+      });
+      assert.ok(added.ok);
+    }
+    const after = await counting(() => stream(account.key, text, 2));
+    assert.equal(after.jobs, 1, 'the changed clause is spoken again');
+    assert.notDeepEqual(after.result.rawPayload, before, 'and sounds the new way');
+    assert.deepEqual(after.result.rawPayload, (await stream(witness.key, text, 2)).rawPayload);
+  });
+
+  it('gives the file endpoint the same WAV from the cache', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const wav = async () => {
+      const response = await fixture.app.inject({
+        method: 'POST',
+        url: '/api/v1/tts.php',
+        headers: withKey(account.key),
+        payload: JSON.stringify({ input: GREETING, language: 'rw', speaker_id: 1 }),
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const url = new URL(response.json().output_url as string);
+      return (await fixture.app.inject({ method: 'GET', url: url.pathname })).rawPayload;
+    };
+    const first = await wav();
+    const again = await counting(wav);
+    assert.equal(again.jobs, 0);
+    assert.deepEqual(again.result, first);
+  });
+
+  it('gives a live context the cached audio and words, billed as before', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const speak = async (contextId: string) => {
+      const client = await LiveClient.connect(base, bearer(account.key));
+      client.send({
+        type: 'text',
+        context_id: contextId,
+        text: GREETING,
+        language: 'fr',
+        speaker_id: 0,
+        format: 'mulaw_8k',
+      });
+      client.send({ type: 'end', context_id: contextId });
+      const done = await client.ended(contextId);
+      client.close();
+      assert.equal(done.type, 'done', JSON.stringify(done));
+      const words = client.of(contextId, 'words').flatMap((m) => m.words as unknown[]);
+      return { audio: client.audio(contextId), words, billing: done.billing };
+    };
+    const first = await speak('c1');
+    const again = await counting(() => speak('c2'));
+    assert.equal(again.jobs, 0);
+    assert.deepEqual(again.result.audio, first.audio);
+    assert.ok(first.words.length > 5);
+    assert.deepEqual(again.result.words, first.words, 'the same word timings');
+    assert.equal(
+      (again.result.billing as { tokens_charged: number }).tokens_charged,
+      (first.billing as { tokens_charged: number }).tokens_charged,
+    );
+  });
+
+  it('counts hits, misses, evictions and bytes in the health body, with no text or account', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const response = await fixture.app.inject({ method: 'GET', url: '/api/v1/health.php' });
+    assert.equal(response.statusCode, 200);
+    const stats = response.json().clause_cache;
+    const now = cache.stats();
+    assert.deepEqual(stats, {
+      hits: now.hits,
+      misses: now.misses,
+      evictions: now.evictions,
+      entries: now.entries,
+      bytes: now.bytes,
+      max_bytes: 8 * 1024 * 1024,
+    });
+    assert.ok(stats.hits > 0 && stats.misses > 0 && stats.bytes > 0);
+    for (const secret of ['Kigali', 'Uwase', 'acct_', account.accountId])
+      assert.ok(!response.body.includes(secret));
+  });
+});
