@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { type FreshCall, freshBurst } from './fresh-burst-run.ts';
 import { startPeer } from './peer-process.ts';
-import { prepareData, startServer } from './server.ts';
+import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { percentiles } from './stats.ts';
 import { benchLanguages, interleave, loadTurns } from './turns.ts';
 
@@ -38,7 +38,7 @@ const data = await prepareData(
   Math.ceil((WARM_UP_CALLS + size * rounds) / KEYS_PER_ACCOUNT),
   KEYS_PER_ACCOUNT,
 );
-const server = await startServer(data.dataDir);
+const server = await startServer(data.dataDir, NO_CLAUSE_CACHE);
 const peer = await startPeer(progress);
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 let nextKey = 0;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { PrometheusMetrics } from '../src/metrics/prometheus.ts';
 import { benchAgent, type CallTarget, type StreamCall, streamCall } from './http-client.ts';
-import { type BenchData, prepareData, type RunningServer, startServer } from './server.ts';
+import { type BenchData, NO_CLAUSE_CACHE, prepareData, type RunningServer, startServer } from './server.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 import type { Turn } from './turns.ts';
 
@@ -190,7 +190,7 @@ export async function benchMetricsOverhead(
       try {
         for (const role of startOrder) {
           const env = role === 'on' ? { METRICS_TOKEN: TOKEN } : {};
-          running.set(role, await startServer(data[role].dataDir, env));
+          running.set(role, await startServer(data[role].dataDir, { ...NO_CLAUSE_CACHE, ...env }));
         }
         const on = running.get('on') as RunningServer;
         scraper = setInterval(() => {

@@ -1,6 +1,7 @@
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { type Chart, renderChart } from './chart.ts';
 import type { EngineResults } from './engine.ts';
+import type { GreetingResults } from './greeting.ts';
 import { type LiveHttp, WORDS_PER_SECOND } from './live.ts';
 import type { PhaseUsage } from './monitor.ts';
 import type { EngineCapacity, HttpResults, SustainedStep } from './results.ts';
@@ -23,6 +24,8 @@ export interface BenchReport {
   /** The service's peak resident memory over the whole run, by the kernel's count. */
   readonly highWaterMb: number | null;
   readonly targets: readonly TargetCheck[];
+  /** The greeting burst with and without the clause cache (`greeting.ts`). */
+  readonly greeting: GreetingResults;
 }
 
 export interface TargetCheck {

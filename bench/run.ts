@@ -9,18 +9,19 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
+import { benchGreeting, printGreeting } from './greeting.ts';
 import { markdownCost, printMarkdownCost } from './markdown.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { startPeer } from './peer-process.ts';
 import { type BenchReport, checkTargets, printLive, printReport, ttfbChart } from './report.ts';
 import type { LoadMessage, LoadPlan } from './results.ts';
-import { prepareData, startServer } from './server.ts';
+import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --only live|markdown` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown|greeting` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -61,7 +62,7 @@ async function driveService<T>(
 ): Promise<{ results: T } & Pick<BenchReport, 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
-  const server = await startServer(data.dataDir);
+  const server = await startServer(data.dataDir, NO_CLAUSE_CACHE);
   const peer = await startPeer(progress);
   const monitor = new ProcessMonitor(server.pid);
   try {
@@ -118,6 +119,7 @@ async function fullRun(): Promise<void> {
     phases,
     highWaterMb,
   } = await driveService({}, (m) => (m.type === 'done' ? m.results : undefined));
+  const greeting = await greetingBurst();
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
@@ -129,8 +131,10 @@ async function fullRun(): Promise<void> {
     phases,
     highWaterMb,
     targets: checkTargets(engine, http, phases),
+    greeting,
   };
   printReport(report);
+  printGreeting(greeting);
   printMarkdownCost(markdownCost());
 
   // A quick run's figures are for trying the bench out: they never replace the full run's.
@@ -144,6 +148,11 @@ async function fullRun(): Promise<void> {
   console.log(
     `\nwritten bench/results/${prefix}latest.json and bench/results/${prefix}ttfb-vs-concurrency.svg`,
   );
+}
+
+/** The greeting burst with the clause cache and without it (greeting.ts). */
+function greetingBurst() {
+  return benchGreeting(turns, settings.greetingBurstSize, settings.greetingRounds, config.poolSize, progress);
 }
 
 /** Metrics off beside metrics on, two instances side by side (metrics-overhead.ts). */
@@ -169,8 +178,10 @@ if (values['metrics-overhead']) {
   printLive(results);
 } else if (values.only === 'markdown') {
   printMarkdownCost(markdownCost());
+} else if (values.only === 'greeting') {
+  printGreeting(await greetingBurst());
 } else if (values.only !== undefined) {
-  throw new Error(`--only takes live or markdown, not ${values.only}`);
+  throw new Error(`--only takes live, markdown or greeting, not ${values.only}`);
 } else {
   await fullRun();
 }

@@ -79,6 +79,12 @@ function embeddedDefaults(): NodeJS.ProcessEnv {
 }
 
 /**
+ * The service's clause cache off: the bench's turns repeat, so with it the scenarios would measure
+ * the cache, not the engines (the greeting scenario measures the cache, against this).
+ */
+export const NO_CLAUSE_CACHE: NodeJS.ProcessEnv = { CLAUSE_CACHE_MB: '0' };
+
+/**
  * Starts the service on a free loopback port, on its embedded stores whatever the shell sets
  * (`POOL_SIZE` passes through, as the baseline uses it too), with `env`'s settings on top, and
  * resolves once it is ready.

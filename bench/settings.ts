@@ -27,6 +27,9 @@ export interface BenchSettings {
   readonly engineCalls: readonly number[];
   /** Each engine's ladder takes no further step once it has run this long. */
   readonly engineLadderSeconds: number;
+  /** The greeting scenario (`greeting.ts`): calls of a burst, and bursts on each side. */
+  readonly greetingBurstSize: number;
+  readonly greetingRounds: number;
 }
 
 export function benchSettings(quick: boolean): BenchSettings {
@@ -35,6 +38,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     fileCharacters: 10_000,
     liveSockets: [1, 64],
     freshBurstSizes: [64, 128],
+    greetingBurstSize: 64,
   };
   if (quick) {
     return {
@@ -51,6 +55,7 @@ export function benchSettings(quick: boolean): BenchSettings {
       engineTurns: 10,
       engineCalls: [1, 2, 4, 8, 16],
       engineLadderSeconds: 5,
+      greetingRounds: 1,
     };
   }
   return {
@@ -67,6 +72,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     engineTurns: 30,
     engineCalls: [1, 2, 4, 8, 16, 32, 64],
     engineLadderSeconds: 12,
+    greetingRounds: 3,
   };
 }
 

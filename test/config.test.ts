@@ -22,6 +22,14 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('keeps a small clause cache by default, sized in MB, off at 0', () => {
+    assert.equal(loadConfig({}).clauseCacheBytes, 16 * 1024 * 1024);
+    assert.equal(loadConfig({ CLAUSE_CACHE_MB: '0.5' }).clauseCacheBytes, 512 * 1024);
+    assert.equal(loadConfig({ CLAUSE_CACHE_MB: '0' }).clauseCacheBytes, 0);
+    for (const bad of ['-1', 'lots'])
+      assert.throws(() => loadConfig({ CLAUSE_CACHE_MB: bad }), /CLAUSE_CACHE_MB/);
+  });
+
   it('names every bad variable at once', () => {
     assert.throws(
       () => loadConfig({ POOL_SIZE: 'many', LOG_LEVEL: 'loud' }),
