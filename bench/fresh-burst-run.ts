@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FreshBurstPlan, FreshCall } from './fresh-burst.ts';
-import type { FreshBurstHttp } from './results.ts';
+import type { FreshBurstHttp, FreshCalls } from './results.ts';
 import { percentiles } from './stats.ts';
 
 export type { FreshCall };
@@ -18,6 +18,20 @@ export function freshBurst(plan: FreshBurstPlan): Promise<FreshCall[]> {
   });
 }
 
+/** Ijwi's calls of fresh bursts, pooled, the failed ones counted and left out of the times. */
+export function freshCalls(ijwi: readonly FreshCall[]): FreshCalls {
+  const good = ijwi.filter((c) => c.error === undefined);
+  const firstError = ijwi.find((c) => c.error !== undefined)?.error;
+  return {
+    calls: ijwi.length,
+    errors: ijwi.length - good.length,
+    ...(firstError ? { firstError } : {}),
+    firstByte: percentiles(good.map((c) => c.firstByteMs)),
+    serverTtfa: percentiles(good.map((c) => c.serverTtfaMs)),
+    lastByte: percentiles(good.map((c) => c.lastByteMs)),
+  };
+}
+
 /** The calls of one burst size, Ijwi's and the peer's, pooled over the repeats. */
 export function freshResults(
   size: number,
@@ -25,18 +39,11 @@ export function freshResults(
   ijwi: readonly FreshCall[],
   peer: readonly FreshCall[],
 ): FreshBurstHttp {
-  const good = ijwi.filter((c) => c.error === undefined);
   const peerGood = peer.filter((c) => c.error === undefined);
-  const firstError = ijwi.find((c) => c.error !== undefined)?.error;
   return {
     size,
     repeats,
-    calls: ijwi.length,
-    errors: ijwi.length - good.length,
-    ...(firstError ? { firstError } : {}),
-    firstByte: percentiles(good.map((c) => c.firstByteMs)),
-    serverTtfa: percentiles(good.map((c) => c.serverTtfaMs)),
-    lastByte: percentiles(good.map((c) => c.lastByteMs)),
+    ...freshCalls(ijwi),
     ...(peer.length > 0
       ? {
           peer: {

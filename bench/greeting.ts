@@ -5,7 +5,8 @@ import { EnginePool } from '../src/speech/pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { findVoice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
-import { type FreshCall, freshBurst } from './fresh-burst-run.ts';
+import { type FreshCall, freshBurst, freshCalls } from './fresh-burst-run.ts';
+import type { FreshCalls } from './results.ts';
 import { prepareData, startServer } from './server.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 import type { Turn, Turns } from './turns.ts';
@@ -27,22 +28,11 @@ const WARM_UP_CALLS = 16;
 /** Sequential calls of the in-process measurement. */
 const IN_PROCESS_CALLS = 200;
 
-export interface GreetingSide {
-  readonly calls: number;
-  readonly errors: number;
-  readonly firstError?: string;
-  /** Request sent -> first body byte, at the client. */
-  readonly firstByte: Percentiles;
-  /** The service's own X-Voice-Ttfa-Ms: request arrived -> first audio ready. */
-  readonly serverTtfa: Percentiles;
-  readonly lastByte: Percentiles;
-}
-
 export interface GreetingResults {
   readonly size: number;
   readonly rounds: number;
-  readonly uncached: GreetingSide;
-  readonly cached: GreetingSide;
+  readonly uncached: FreshCalls;
+  readonly cached: FreshCalls;
   /** The cached service's counts after its bursts (its health body). */
   readonly cache: { readonly hits: number; readonly misses: number; readonly bytes: number };
   /** In process: `synthesize()` to the first audio of the greeting, from the cache and from the engine. */
@@ -58,19 +48,6 @@ function callOf(n: number): Turn {
   const time = `${8 + (n % 9)}:${String((n * 7) % 60).padStart(2, '0')}`;
   const text = `${GREETING} Your reference is ${1000 + n * 7}. Appointment ${n + 1} is at ${time}, in room ${100 + n}.`;
   return { language: LANGUAGE, speakerId: SPEAKER_ID, text };
-}
-
-function sideOf(calls: readonly FreshCall[]): GreetingSide {
-  const good = calls.filter((c) => c.error === undefined);
-  const firstError = calls.find((c) => c.error !== undefined)?.error;
-  return {
-    calls: calls.length,
-    errors: calls.length - good.length,
-    ...(firstError ? { firstError } : {}),
-    firstByte: percentiles(good.map((c) => c.firstByteMs)),
-    serverTtfa: percentiles(good.map((c) => c.serverTtfaMs)),
-    lastByte: percentiles(good.map((c) => c.lastByteMs)),
-  };
 }
 
 /** One service for one side: its own data (one account, a key per call), started and warmed. */
@@ -185,8 +162,8 @@ export async function benchGreeting(
   return {
     size,
     rounds,
-    uncached: sideOf(uncached),
-    cached: sideOf(cached),
+    uncached: freshCalls(uncached),
+    cached: freshCalls(cached),
     cache,
     inProcess: await inProcess(poolSize),
   };
@@ -198,7 +175,7 @@ export function printGreeting(results: GreetingResults): void {
   console.log(
     `\nGreeting burst: ${results.rounds} x ${results.size} fresh calls of one account opening with "${GREETING}" (ms)`,
   );
-  const row = (name: string, side: GreetingSide) => [
+  const row = (name: string, side: FreshCalls) => [
     name,
     `${side.calls - side.errors}/${side.calls}`,
     fixed(side.firstByte.p50),

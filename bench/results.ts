@@ -124,16 +124,21 @@ export interface HttpResults {
   readonly freshBursts: readonly FreshBurstHttp[];
 }
 
-/** A burst of fresh calls: Ijwi's first byte, and the naive peer's whole file for the same texts. */
-export interface FreshBurstHttp {
-  readonly size: number;
-  readonly repeats: number;
+/** Ijwi's calls of fresh bursts, pooled: request sent -> first and last body byte, and its own time to first audio. */
+export interface FreshCalls {
   readonly calls: number;
   readonly errors: number;
   readonly firstError?: string;
   readonly firstByte: Percentiles;
+  /** The service's X-Voice-Ttfa-Ms: request arrived -> first audio ready. */
   readonly serverTtfa: Percentiles;
   readonly lastByte: Percentiles;
+}
+
+/** A burst of fresh calls: Ijwi's first byte, and the naive peer's whole file for the same texts. */
+export interface FreshBurstHttp extends FreshCalls {
+  readonly size: number;
+  readonly repeats: number;
   /** The peer's whole file; undefined when no peer ran (espeak-ng not installed). */
   readonly peer?: { readonly calls: number; readonly errors: number; readonly wholeFile: Percentiles };
 }

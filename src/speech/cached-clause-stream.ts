@@ -32,6 +32,8 @@ export class RecordedClause implements AsyncIterableIterator<Uint8Array> {
   readonly #keep: (clause: CachedClause) => void;
   #parts: Uint8Array[] = [];
   #length = 0;
+  /** Set once the clause was kept or given up: nothing more is recorded. */
+  #settled = false;
 
   constructor(
     source: AsyncIterableIterator<Uint8Array>,
@@ -49,6 +51,7 @@ export class RecordedClause implements AsyncIterableIterator<Uint8Array> {
       this.#finish();
       return result;
     }
+    if (this.#settled) return result;
     // Held, not copied, until they are joined: nothing downstream writes to the bytes of an
     // audio event (the framer copies what it keeps; transports write them out or hold them).
     this.#parts.push(result.value);
@@ -57,6 +60,7 @@ export class RecordedClause implements AsyncIterableIterator<Uint8Array> {
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
+    this.#settled = true;
     this.#parts = [];
     return (await this.#source.return?.()) ?? { value: undefined, done: true };
   }
@@ -66,6 +70,8 @@ export class RecordedClause implements AsyncIterableIterator<Uint8Array> {
   }
 
   #finish(): void {
+    if (this.#settled) return;
+    this.#settled = true;
     const parts = this.#parts;
     this.#parts = [];
     if (this.#length === 0) return;

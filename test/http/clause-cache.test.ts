@@ -90,20 +90,20 @@ describe('the clause cache through the endpoints', () => {
   it('speaks the next request with a changed lexicon its new way, never from the old audio', async () => {
     const account = await fixture.newPayingAccount({ topUp: 1000 });
     const witness = await fixture.newPayingAccount({ topUp: 1000 });
-    const text = 'Please ask for Uwase at the desk.';
+    const text = 'Our clinic is in Kacyiru, near the bank.';
     const before = (await stream(account.key, text, 2)).rawPayload;
     assert.equal((await counting(() => stream(account.key, text, 2))).jobs, 0, 'cached');
     for (const owner of [account, witness]) {
       const added = await fixture.lexicons.add(owner.accountId, {
         language: 'en',
-        phrase: 'Uwase',
-        kind: 'respelling',
-        says: 'oo wah seh',
+        phrase: 'kacyiru',
+        kind: 'ipa',
+        says: 'katʃiru',
       });
-      assert.ok(added.ok);
+      assert.ok(added.ok, JSON.stringify(added));
     }
     const after = await counting(() => stream(account.key, text, 2));
-    assert.equal(after.jobs, 1, 'the changed clause is spoken again');
+    assert.ok(after.jobs > 0, 'the changed clauses are spoken again');
     assert.notDeepEqual(after.result.rawPayload, before, 'and sounds the new way');
     assert.deepEqual(after.result.rawPayload, (await stream(witness.key, text, 2)).rawPayload);
   });
@@ -173,7 +173,7 @@ describe('the clause cache through the endpoints', () => {
       max_bytes: 8 * 1024 * 1024,
     });
     assert.ok(stats.hits > 0 && stats.misses > 0 && stats.bytes > 0);
-    for (const secret of ['Kigali', 'Uwase', 'acct_', account.accountId])
+    for (const secret of ['Kigali', 'Kacyiru', 'acct_', account.accountId])
       assert.ok(!response.body.includes(secret));
   });
 });
