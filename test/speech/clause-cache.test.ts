@@ -7,6 +7,7 @@ import { assignedVoice } from '../../src/speech/assigned-voices.ts';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
+import { RecordedClause } from '../../src/speech/cached-clause-stream.ts';
 import {
   type AccountClauses,
   type CachedClause,
@@ -24,6 +25,7 @@ import {
 } from '../../src/speech/synthesize.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
 import { rms } from '../helpers/signals.ts';
+import { collect } from '../helpers/streams.ts';
 import { recordJobs, startTestPool } from '../helpers/tts-fixture.ts';
 import { writeVoicePack } from '../helpers/voice-packs.ts';
 
@@ -218,6 +220,38 @@ describe('the clause cache in the pipeline', () => {
     // looked up ahead); the third, evicted by then, was spoken again like every clause of the flood.
     assert.equal(cache.stats().hits - hits, 2);
     assert.equal(jobs.length - before, cache.stats().misses - misses, 'only the misses went to the engine');
+  });
+
+  it('keeps whole a clause the pool interrupted for a more urgent one and resumed', async () => {
+    const speaker = voice('fr', 0);
+    const long = `${'Nous parlons longtemps de la pluie, des collines et des marchés de Kigali, '.repeat(12)}fin.`;
+    const job = (deadline: number) => ({
+      input: { kind: 'text', text: long } as const,
+      voice: speaker.engineVoice,
+      output: { sampleRate: 8000, encoding: 'mulaw' } as const,
+      deadline,
+    });
+    const now = performance.now();
+    const alone = await collect(pool.synthesize(job(now)));
+    const kept: CachedClause[] = [];
+    // Both workers take a long clause that may yield; an urgent clause then waits for one of them.
+    const recorded = [now, now + 1].map((deadline) =>
+      collect(
+        new RecordedClause(
+          pool.synthesize(job(deadline)),
+          () => undefined,
+          (c) => kept.push(c),
+        ),
+      ).then(() => 'long'),
+    );
+    const urgent = collect(
+      pool.synthesize({ ...job(now - 1), input: { kind: 'text', text: 'Bonjour.' } }),
+    ).then(() => 'urgent');
+    assert.equal(await Promise.race([urgent, ...recorded]), 'urgent', 'a long clause gave its worker up');
+    await Promise.all(recorded);
+    assert.equal(kept.length, 2);
+    for (const clause of kept)
+      assert.ok(Buffer.from(clause.audio).equals(alone), 'kept whole, without repeats');
   });
 
   it('keeps nothing of a clause cut short: a stream stopped mid-clause leaves no entry', async () => {
