@@ -124,6 +124,9 @@ describe('the clause cache in the pipeline', () => {
         assert.ok(rms(samplesOf(audioOf(fresh), target)) > 100, `${what}: speech, not silence`);
         assert.deepEqual(audioOf(miss), audioOf(fresh), `${what}: the first synthesis is unchanged`);
         assert.deepEqual(audioOf(hit), audioOf(fresh), `${what}: cached audio is byte for byte fresh audio`);
+        const sizes = (events: readonly SynthesisEvent[]) =>
+          events.flatMap((e) => (e.type === 'audio' ? [e.bytes.byteLength] : []));
+        assert.deepEqual(sizes(hit), sizes(miss), `${what}: in parts of the sizes the pool gave`);
         // Word timings and the summary are the same: they are made from the same bytes and events.
         const rest = (events: readonly SynthesisEvent[]) => events.filter((e) => e.type !== 'audio');
         assert.deepEqual(rest(hit), rest(fresh), `${what}: words and summary`);
