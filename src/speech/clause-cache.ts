@@ -9,9 +9,10 @@ import type { Voice } from './voices.ts';
  * receptionist's greeting, the hold message) costs no engine time after its first. Synthesis is
  * deterministic: the key (`clauseKey`) holds everything that decides a clause's bytes, so a hit
  * is byte for byte what the engine would make again. Entries are never shared between accounts:
- * a shared cache would let one customer learn, by timing, what another recently said. The least
- * recently used entries go first once the bytes held pass the bound; an entry being played keeps
- * its audio when it is evicted, so eviction never breaks a stream.
+ * a shared cache would let one customer learn, by timing, what another recently said. Entries go,
+ * least recently used first and those used only once before those used again, once the bytes
+ * held pass the bound; an entry being played keeps its audio when it is evicted, so eviction never
+ * breaks a stream.
  */
 
 /** One clause's audio as the pool delivered it. */
@@ -46,6 +47,8 @@ const ENTRY_OVERHEAD_BYTES = 512;
 const WORD_BYTES = 64;
 /** No entry may take more than this share of the bound, so one long clause cannot empty the cache. */
 const LARGEST_ENTRY_SHARE = 1 / 16;
+/** Of the bound, what entries used more than once may hold; the rest is for new entries. */
+const PROTECTED_SHARE = 0.8;
 
 interface Entry {
   readonly clause: CachedClause;
@@ -116,9 +119,16 @@ export interface AccountClauses {
 /** The instance's clause cache, bounded in bytes (`maxBytes`; 0 turns it off). */
 export class ClauseCache {
   readonly maxBytes: number;
-  /** In use order: the least recently used first (a hit moves its entry to the end). */
-  readonly #entries = new Map<string, Entry>();
+  /**
+   * Segmented LRU: a new entry goes to `#probation`, and moves to `#protected` when it is used
+   * again. Eviction takes the least recently used of probation first, so a flood of clauses said
+   * once (a language model's replies) churns probation and leaves the phrases said on every call
+   * in place, as plain LRU would not. Each map is in use order, the least recently used first.
+   */
+  readonly #probation = new Map<string, Entry>();
+  readonly #protected = new Map<string, Entry>();
   #bytes = 0;
+  #protectedBytes = 0;
   #hits = 0;
   #misses = 0;
   #evictions = 0;
@@ -143,39 +153,62 @@ export class ClauseCache {
       hits: this.#hits,
       misses: this.#misses,
       evictions: this.#evictions,
-      entries: this.#entries.size,
+      entries: this.#probation.size + this.#protected.size,
       bytes: this.#bytes,
       maxBytes: this.maxBytes,
     };
   }
 
   #get(key: string): CachedClause | undefined {
-    const entry = this.#entries.get(key);
+    const entry = this.#protected.get(key) ?? this.#probation.get(key);
     if (entry === undefined) {
       this.#misses++;
       return undefined;
     }
     this.#hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    this.#remove(key);
+    this.#protect(key, entry);
     return entry.clause;
   }
 
   #put(key: string, clause: CachedClause): void {
     const bytes = sizeOf(key, clause);
     if (bytes > this.maxBytes * LARGEST_ENTRY_SHARE) return;
-    const old = this.#entries.get(key);
-    if (old !== undefined) {
-      this.#entries.delete(key);
-      this.#bytes -= old.bytes;
-    }
-    this.#entries.set(key, { clause, bytes });
+    this.#remove(key);
+    this.#probation.set(key, { clause, bytes });
     this.#bytes += bytes;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes;
+    while (this.#bytes > this.maxBytes) {
+      const [oldest] = this.#probation.size > 0 ? this.#probation : this.#protected;
+      if (oldest === undefined) break;
+      this.#remove(oldest[0]);
       this.#evictions++;
     }
+  }
+
+  /** Puts an entry last in protected; the least recently used of protected past its share go back to probation. */
+  #protect(key: string, entry: Entry): void {
+    this.#protected.set(key, entry);
+    this.#protectedBytes += entry.bytes;
+    this.#bytes += entry.bytes;
+    for (const [demoted, old] of this.#protected) {
+      if (this.#protectedBytes <= this.maxBytes * PROTECTED_SHARE) break;
+      this.#protected.delete(demoted);
+      this.#protectedBytes -= old.bytes;
+      this.#probation.set(demoted, old);
+    }
+  }
+
+  #remove(key: string): void {
+    const guarded = this.#protected.get(key);
+    if (guarded !== undefined) {
+      this.#protected.delete(key);
+      this.#protectedBytes -= guarded.bytes;
+      this.#bytes -= guarded.bytes;
+      return;
+    }
+    const entry = this.#probation.get(key);
+    if (entry === undefined) return;
+    this.#probation.delete(key);
+    this.#bytes -= entry.bytes;
   }
 }
