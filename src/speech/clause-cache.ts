@@ -39,8 +39,9 @@ export interface ClauseCacheStats {
 }
 
 /**
- * What an entry costs beyond its audio and words: the map slot, the key string, the entry and
- * typed-array objects (V8 spends about 100-200 bytes on them; counted high, never low).
+ * What an entry costs beyond its audio, part ends, words and key characters: the map slot and the
+ * entry, clause, array and typed-array objects (V8 spends about 200-300 bytes on them; counted
+ * high, never low).
  */
 const ENTRY_OVERHEAD_BYTES = 512;
 /** A word event as a V8 object of three small integers. */
