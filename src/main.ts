@@ -90,6 +90,8 @@ async function main(): Promise<void> {
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger, metrics });
   const lexicons = new LexiconService(db.lexicons);
+  const clauseCache = new ClauseCache(config.clauseCacheBytes);
+  metrics.observeClauseCache(() => clauseCache.stats());
   const { users, sessions } = webRepositories(db.kysely);
   const app = await buildApp({
     version: readVersion(),
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
       publicBaseUrl: config.publicBaseUrl,
       lexicons,
       supportEmail: config.supportEmail,
-      clauseCache: new ClauseCache(config.clauseCacheBytes),
+      clauseCache,
     },
     web: {
       users: new UserService({ users }),

@@ -1,3 +1,4 @@
+import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 
@@ -82,6 +83,8 @@ export interface TransportMetrics {
 export interface ObservedMetrics {
   observePool(pool: PoolState): void;
   observeHealth(read: () => Promise<readonly HealthState[]>): void;
+  /** The clause cache's counts (`ClauseCache.stats`), as the health body shows them. */
+  observeClauseCache(read: () => ClauseCacheStats): void;
 }
 
 /** Everything the service records; `noMetrics` when metrics are off. */
@@ -104,6 +107,7 @@ export const noMetrics: Metrics = {
   rateLimited() {},
   observePool() {},
   observeHealth() {},
+  observeClauseCache() {},
 };
 
 /** The metrics as a scraper reads them: Prometheus's text exposition format. */

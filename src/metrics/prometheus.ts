@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { engines } from '../speech/engines/registry.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
@@ -43,6 +44,7 @@ export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
   #pool: PoolState | undefined;
   #health: (() => Promise<readonly HealthState[]>) | undefined;
+  #clauseCache: (() => ClauseCacheStats) | undefined;
 
   readonly #requests: Counter<'route' | 'status' | 'language'>;
   readonly #inFlight: Gauge<'path'>;
@@ -177,6 +179,54 @@ export class PrometheusMetrics implements Metrics {
       (p, engine) => p.callLimit(engine) ?? 0,
     );
 
+    // The clause cache keeps its own counts (for the health body too): read when scraped. Its
+    // counters are set to them, so they only ever rise, as the cache's counts do.
+    const cacheStats = () => this.#clauseCache?.();
+    const cacheCounter = (name: string, help: string, read: (stats: ClauseCacheStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          const stats = cacheStats();
+          if (stats === undefined) return;
+          this.reset();
+          this.inc(read(stats));
+        },
+      });
+    cacheCounter('ijwi_clause_cache_hits_total', 'Clauses served from the clause cache', (s) => s.hits);
+    cacheCounter(
+      'ijwi_clause_cache_misses_total',
+      'Clauses looked up in the clause cache and spoken',
+      (s) => s.misses,
+    );
+    cacheCounter(
+      'ijwi_clause_cache_evictions_total',
+      'Clause cache entries dropped to stay within CLAUSE_CACHE_MB',
+      (s) => s.evictions,
+    );
+    const cacheGauge = (name: string, help: string, read: (stats: ClauseCacheStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const stats = cacheStats();
+          if (stats !== undefined) this.set(read(stats));
+        },
+      });
+    cacheGauge(
+      'ijwi_clause_cache_bytes',
+      'Bytes the clause cache holds: audio, word timings, bookkeeping',
+      (s) => s.bytes,
+    );
+    cacheGauge(
+      'ijwi_clause_cache_max_bytes',
+      'The clause cache bound (CLAUSE_CACHE_MB); 0 when off',
+      (s) => s.maxBytes,
+    );
+    cacheGauge('ijwi_clause_cache_entries', 'Clauses the clause cache holds', (s) => s.entries);
+
     // Both health gauges come from one run of the checks per scrape.
     let pending: Promise<readonly HealthState[]> | undefined;
     const health = async (): Promise<readonly HealthState[]> => {
@@ -281,6 +331,10 @@ export class PrometheusMetrics implements Metrics {
 
   observeHealth(read: () => Promise<readonly HealthState[]>): void {
     this.#health = read;
+  }
+
+  observeClauseCache(read: () => ClauseCacheStats): void {
+    this.#clauseCache = read;
   }
 }
 

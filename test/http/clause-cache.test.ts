@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tokensFor } from '../../src/accounts/billing.ts';
+import { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { ClauseCache } from '../../src/speech/clause-cache.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { LiveClient } from '../helpers/live-client.ts';
+import { METRICS_TOKEN, scrape } from '../helpers/metrics.ts';
 import {
   buildTtsTestApp,
   listenOnLoopback,
@@ -28,11 +30,17 @@ describe('the clause cache through the endpoints', () => {
   let base: string;
   let jobs: SynthesisJob[];
   const cache = new ClauseCache(8 * 1024 * 1024);
+  const metrics = new PrometheusMetrics();
+  metrics.observeClauseCache(() => cache.stats());
 
   before(async () => {
     pool = await startTestPool();
     jobs = recordJobs(pool);
-    fixture = await buildTtsTestApp({ pool: () => pool, clauseCache: cache });
+    fixture = await buildTtsTestApp({
+      pool: () => pool,
+      clauseCache: cache,
+      metrics: { recorder: metrics, token: METRICS_TOKEN },
+    });
     base = await listenOnLoopback(fixture.app);
   });
   after(async () => {
@@ -158,7 +166,7 @@ describe('the clause cache through the endpoints', () => {
     );
   });
 
-  it('counts hits, misses, evictions and bytes in the health body, with no text or account', async () => {
+  it('counts hits, misses, evictions and bytes in the health body and the metrics, with no text or account', async () => {
     const account = await fixture.newPayingAccount({ topUp: 1000 });
     const response = await fixture.app.inject({ method: 'GET', url: '/api/v1/health.php' });
     assert.equal(response.statusCode, 200);
@@ -175,5 +183,26 @@ describe('the clause cache through the endpoints', () => {
     assert.ok(stats.hits > 0 && stats.misses > 0 && stats.bytes > 0);
     for (const secret of ['Kigali', 'Kacyiru', 'acct_', account.accountId])
       assert.ok(!response.body.includes(secret));
+
+    const before = await scrape(fixture.app);
+    assert.equal(before.typeOf('ijwi_clause_cache_hits_total'), 'COUNTER');
+    assert.equal(before.value('ijwi_clause_cache_hits_total'), now.hits);
+    assert.equal(before.value('ijwi_clause_cache_misses_total'), now.misses);
+    assert.equal(before.value('ijwi_clause_cache_evictions_total'), now.evictions);
+    assert.equal(before.value('ijwi_clause_cache_bytes'), now.bytes);
+    assert.equal(before.value('ijwi_clause_cache_max_bytes'), 8 * 1024 * 1024);
+    const headers = withKey(account.key);
+    const payload = JSON.stringify({ input: GREETING, language: 'en', speaker_id: 0, format: 'mulaw_8k' });
+    await fixture.app.inject({ method: 'POST', url: '/api/v1/tts-stream.php', headers, payload });
+    const after = await scrape(fixture.app);
+    assert.equal(
+      after.value('ijwi_clause_cache_hits_total') - now.hits,
+      0,
+      "another account's greeting is no hit",
+    );
+    assert.equal(after.value('ijwi_clause_cache_misses_total') - now.misses, 2, 'its two clauses are misses');
+    await fixture.app.inject({ method: 'POST', url: '/api/v1/tts-stream.php', headers, payload });
+    assert.equal((await scrape(fixture.app)).value('ijwi_clause_cache_hits_total') - now.hits, 2);
+    for (const secret of ['Kigali', account.accountId]) assert.ok(!after.text.includes(secret));
   });
 });
