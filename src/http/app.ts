@@ -34,6 +34,7 @@ import {
   registerWebSockets,
 } from './routes/live.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { openAiListingRoutes } from './routes/openai-listings.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
@@ -271,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: deps.limits,
     charsPerToken: deps.tts?.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,
   });
+  await app.register(openAiListingRoutes);
   await app.register(generatedRoutes, { store: deps.files });
   await app.register(retiredRoutes);
   await app.register(openApiRoutes);

@@ -1,6 +1,8 @@
+import { compressedFormats, isCompressedFormatName } from '../speech/audio/compressed-formats.ts';
 import { streamFormats } from '../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../speech/audio/wav.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
+import type { AudioTarget } from '../speech/synthesize.ts';
 import { allVoices, type Voice } from '../speech/voices.ts';
 import { ApiError } from './errors.ts';
 import type { StreamBody } from './speech-reply.ts';
@@ -29,10 +31,14 @@ export const OPENAI_MAX_CHARACTERS = 4096;
 const MODEL_NAME = /^[A-Za-z0-9._:/-]{1,100}$/;
 export const MIN_SPEED = 0.25;
 export const MAX_SPEED = 4;
-export const openAiFormats = ['wav', 'pcm'] as const;
+/** `response_format`s, the default (OpenAI's) first. */
+export const openAiFormats = ['mp3', 'opus', 'flac', 'wav', 'pcm'] as const;
 export type OpenAiFormat = (typeof openAiFormats)[number];
-/** OpenAI's other formats: refused, naming the supported ones. */
-const UNSUPPORTED_FORMATS = ['mp3', 'opus', 'aac', 'flac'];
+/**
+ * OpenAI's other format, refused naming the supported ones: the AAC encoders on npm are FFmpeg's
+ * inside a media framework's pipeline, with a thread per stream and no streaming interface.
+ */
+const UNSUPPORTED_FORMATS = ['aac'];
 export const streamFormatsOfOpenAi = ['audio', 'sse'] as const;
 export type OpenAiStreamFormat = (typeof streamFormatsOfOpenAi)[number];
 
@@ -56,7 +62,9 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback
   const chosen = value ?? fallback;
   if (typeof chosen === 'string' && (allowed as readonly string[]).includes(chosen)) return chosen as T;
   const also =
-    param === 'response_format' && UNSUPPORTED_FORMATS.includes(String(chosen)) ? ' (not yet)' : '';
+    param === 'response_format' && UNSUPPORTED_FORMATS.includes(String(chosen))
+      ? ` (${String(chosen)} is not served)`
+      : '';
   throw new ApiError(
     param === 'response_format' ? 'unsupported_format' : 'invalid_request',
     `${param} must be one of ${allowed.join(', ')}${also}`,
@@ -93,7 +101,7 @@ export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
       param: 'speed',
     });
   }
-  const format = oneOf(fields.response_format, openAiFormats, 'wav', 'response_format');
+  const format = oneOf(fields.response_format, openAiFormats, 'mp3', 'response_format');
   const streamFormat = oneOf(fields.stream_format, streamFormatsOfOpenAi, 'audio', 'stream_format');
   // The stream endpoint's reading of the input, in this voice, then at this speed.
   const read = parseTtsRequest(
@@ -114,19 +122,45 @@ export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
   return { tts, model: fields.model, format, streamFormat };
 }
 
-/** The media type of each response body. */
-export function openAiContentType(speech: OpenAiSpeechRequest): string {
-  if (speech.streamFormat === 'sse') return 'text/event-stream';
-  return speech.format === 'wav' ? 'audio/wav' : 'audio/pcm';
+/** What a `response_format` makes: the pipeline's target, the media type and the sample rate. */
+export interface OpenAiAudio {
+  readonly target: AudioTarget;
+  readonly contentType: string;
+  readonly sampleRate: number;
+}
+
+/** The audio of a `response_format` in `voice`: WAV at the voice's rate, the others at 24 kHz. */
+export function openAiAudio(format: OpenAiFormat, voice: Voice): OpenAiAudio {
+  if (isCompressedFormatName(format)) {
+    const compressed = compressedFormats[format];
+    return {
+      target: { kind: 'compressed', format: compressed },
+      contentType: compressed.contentType,
+      sampleRate: compressed.sampleRate,
+    };
+  }
+  if (format === 'pcm') {
+    return {
+      target: { kind: 'stream', format: OPENAI_PCM },
+      contentType: 'audio/pcm',
+      sampleRate: OPENAI_PCM.sampleRate,
+    };
+  }
+  return { target: { kind: 'native' }, contentType: 'audio/wav', sampleRate: voice.sampleRate };
+}
+
+/** The media type of a response body: the audio's, or server-sent events. */
+export function openAiContentType(speech: OpenAiSpeechRequest, audio: OpenAiAudio): string {
+  return speech.streamFormat === 'sse' ? 'text/event-stream' : audio.contentType;
 }
 
 const encoder = new TextEncoder();
 const event = (data: Record<string, string>) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
 
 /**
- * The body of a speech response: a WAV stream (a header of open length, then the voice's
- * samples) or bare 24 kHz PCM, as it is produced; with `sse`, each part of that as a
- * `speech.audio.delta` event in base64, then `speech.audio.done`.
+ * The body of a speech response as it is produced: a WAV stream (a header of open length, then
+ * the voice's samples), bare 24 kHz PCM, or the encoder's MP3 frames, Ogg pages or FLAC frames;
+ * with `sse`, each part of that as a `speech.audio.delta` event in base64, then `speech.audio.done`.
  */
 export function openAiBody(speech: OpenAiSpeechRequest, sampleRate: number): StreamBody {
   const header = speech.format === 'wav' ? openEndedWavHeader(sampleRate) : new Uint8Array(0);

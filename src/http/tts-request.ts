@@ -1,3 +1,9 @@
+import {
+  type CompressedFormat,
+  compressedFormatNames,
+  compressedFormats,
+  isCompressedFormatName,
+} from '../speech/audio/compressed-formats.ts';
 import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
 import type { SpeechDocument } from '../speech/document.ts';
@@ -178,6 +184,22 @@ function parseFormat(value: unknown): StreamFormat {
     });
   }
   return parsed;
+}
+
+/** The file endpoint's `output_format` names, the default first. */
+export const outputFormatNames = ['wav', ...compressedFormatNames] as const;
+
+/** A file's format: WAV at the voice's rate, or a compressed format. */
+export type OutputFormat = { readonly name: 'wav' } | CompressedFormat;
+
+/** The `output_format` of a `tts.php` body: WAV when absent, else one of `outputFormatNames`, else 400. */
+export function parseOutputFormat(body: unknown): OutputFormat {
+  const value = asObject(body).output_format ?? 'wav';
+  if (value === 'wav') return { name: 'wav' };
+  if (isCompressedFormatName(value)) return compressedFormats[value];
+  throw new ApiError('unsupported_format', `output_format must be one of ${outputFormatNames.join(', ')}`, {
+    param: 'output_format',
+  });
 }
 
 /** Validates a `tts-stream.php` body: the same fields plus `format`. */

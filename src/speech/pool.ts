@@ -1,5 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
+import type { CompressedFormat } from './audio/compressed-formats.ts';
+import { type EncodingStream, EncodingThreads } from './audio/encoding-threads.ts';
 import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 import { JobStream } from './job-stream.ts';
 import {
@@ -12,6 +14,7 @@ import {
   type WorkerData,
   type YieldWindow,
 } from './pool-protocol.ts';
+import { startTypeScriptWorker } from './typescript-worker.ts';
 
 export interface PoolOptions {
   /** Worker threads, each with its own engine instances. */
@@ -22,6 +25,8 @@ export interface PoolOptions {
   readonly heavyCalls?: Partial<Record<EngineId, number>>;
   /** Where clause lateness, engine time and admissions are recorded; nothing by default. */
   readonly metrics?: PoolMetrics;
+  /** Threads for the compressed formats' encoders (`EncodingThreads`); 1 by default. */
+  readonly encodingThreads?: number;
 }
 
 /**
@@ -126,23 +131,11 @@ const INITIAL_MS_PER_CHARACTER = 0.2;
 /** Weight of each new measurement in the moving average of worker time per character. */
 const COST_SMOOTHING = 0.05;
 
-/**
- * The engine package is large plain JavaScript (WebAssembly inlined). Loaded through the
- * TypeScript loader it costs each worker tens of MB more memory, for nothing to transform; loaded
- * first, it is in the module cache when the TypeScript code imports it.
- */
+/** The engine package is large plain JavaScript (WebAssembly inlined): loaded before the TypeScript loader. */
 const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten'];
 
-/**
- * Node 20 does not apply `--import` loader hooks to a worker's entry module, so the TypeScript
- * worker is started through a one-line bootstrap that registers the TypeScript loader first.
- */
 function startWorker(workerData: WorkerData): Worker {
-  const entry = JSON.stringify(new URL('./pool-worker.ts', import.meta.url).href);
-  const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const plain = PLAIN_JAVASCRIPT.map((name) => `import(${JSON.stringify(import.meta.resolve(name))})`);
-  const bootstrap = `Promise.all([${plain.join(', ')}]).then(() => import(${loader})).then((tsx) => { tsx.register(); return import(${entry}); })`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return startTypeScriptWorker(new URL('./pool-worker.ts', import.meta.url), workerData, PLAIN_JAVASCRIPT);
 }
 
 /** The measure of a job's work: the characters of its text or phonemes. */
@@ -184,6 +177,7 @@ export class EnginePool {
   readonly #msPerCharacter = new Map<EngineId, number>();
   readonly #options: PoolOptions;
   readonly #metrics: PoolMetrics;
+  #encoding: EncodingThreads | undefined;
   #nextId = 1;
   #closed = false;
 
@@ -198,7 +192,12 @@ export class EnginePool {
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
     try {
-      await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
+      await Promise.all([
+        ...Array.from({ length: options.size }, () => pool.#spawn()),
+        EncodingThreads.start(options.encodingThreads ?? 1).then((threads) => {
+          pool.#encoding = threads;
+        }),
+      ]);
     } catch (error) {
       await pool.close();
       throw error;
@@ -312,9 +311,16 @@ export class EnginePool {
     return text;
   }
 
+  /** An encoder of `format` for one stream, on the pool's encoding threads. */
+  openEncoder(format: CompressedFormat): EncodingStream {
+    if (!this.#encoding) throw new Error('engine pool closed');
+    return this.#encoding.open(format);
+  }
+
   /** Stops every worker; queued and running jobs fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#encoding?.close();
     const error = new Error('engine pool closed');
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
     await Promise.all(

@@ -1,3 +1,5 @@
+import type { CompressedFormat } from './audio/compressed-formats.ts';
+import type { EncodingStream } from './audio/encoding-threads.ts';
 import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
@@ -13,10 +15,14 @@ import type { FrontEnd } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
 
-/** The audio a request asks for: a stream format of the API, or the voice's own rate for WAV files. */
+/**
+ * The audio a request asks for: a stream format of the API, the voice's own rate for WAV files,
+ * or a compressed format (MP3, Ogg Opus, FLAC), encoded on the pool's encoding threads.
+ */
 export type AudioTarget =
   | { readonly kind: 'stream'; readonly format: StreamFormat }
-  | { readonly kind: 'native' };
+  | { readonly kind: 'native' }
+  | { readonly kind: 'compressed'; readonly format: CompressedFormat };
 
 export interface SynthesisRequest {
   readonly document: SpeechDocument;
@@ -172,6 +178,10 @@ function outputOf(
       silence: 0,
     };
   }
+  if (target.kind === 'compressed') {
+    const rate = target.format.sampleRate;
+    return { spec: { sampleRate: rate, encoding: 'pcm_s16le' }, frameBytes: (rate / 50) * 2, silence: 0 };
+  }
   const f = target.format;
   return {
     spec: { sampleRate: f.sampleRate, encoding: f.encoding },
@@ -199,9 +209,43 @@ export async function* synthesize(
 ): AsyncGenerator<SynthesisEvent> {
   const call = request.call ?? openCall(pool, request.voice);
   try {
-    yield* speak(pool, request);
+    const { target } = request;
+    if (target.kind === 'compressed') yield* compress(speak(pool, request), pool.openEncoder(target.format));
+    else yield* speak(pool, request);
   } finally {
     if (request.call === undefined) call.close();
+  }
+}
+
+/**
+ * The pipeline's PCM through a stream's encoder: each part of the audio as soon as the encoder
+ * gives bytes for it (MP3 frames, Ogg pages), the rest at the end; the summary counts the encoded
+ * bytes and the seconds heard. The encoder is released however the stream ends.
+ */
+async function* compress(
+  events: AsyncGenerator<SynthesisEvent>,
+  encoder: EncodingStream,
+): AsyncGenerator<SynthesisEvent> {
+  let bytes = 0;
+  let ended = false;
+  const audio = (encoded: Uint8Array): SynthesisEvent[] => {
+    bytes += encoded.byteLength;
+    return encoded.byteLength > 0 ? [{ type: 'audio', bytes: encoded }] : [];
+  };
+  try {
+    for await (const event of events) {
+      if (event.type === 'audio') {
+        yield* audio(await encoder.encode(event.bytes));
+      } else if (event.type === 'end') {
+        ended = true;
+        yield* audio(await encoder.end());
+        yield { ...event, bytes };
+      } else {
+        yield event;
+      }
+    }
+  } finally {
+    if (!ended) encoder.drop();
   }
 }
 

@@ -50,7 +50,12 @@ describe('POST /v1/audio/speech (OpenAI-compatible)', () => {
 
   it('speaks through the official client: a WAV at the voice rate, PCM at 24 kHz, billed as a stream', async () => {
     const before = await fixture.balanceOf(accountId);
-    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'grace', input: SENTENCE });
+    const response = await client.audio.speech.create({
+      model: 'tts-1',
+      voice: 'grace',
+      input: SENTENCE,
+      response_format: 'wav',
+    });
     assert.equal(response.headers.get('content-type'), 'audio/wav');
     assert.equal(response.headers.get('x-voice-model'), 'tts-1');
     const wav = Buffer.from(await response.arrayBuffer());
@@ -122,6 +127,7 @@ describe('POST /v1/audio/speech (OpenAI-compatible)', () => {
         model: 'tts-1',
         voice: 'baraka',
         input: `${SENTENCE} Your appointment is on Tuesday at ten thirty. Please arrive early.`,
+        response_format: 'wav',
       }),
     });
     assert.equal(response.status, 200);
@@ -173,7 +179,8 @@ describe('POST /v1/audio/speech (OpenAI-compatible)', () => {
       [{ ...request, voice: 'bob' }, 'invalid_speaker', 'voice'],
       [{ ...request, voice: '__proto__' }, 'invalid_speaker', 'voice'],
       [{ ...request, voice: 'Grace' }, 'invalid_speaker', 'voice'],
-      [{ ...request, response_format: 'mp3' }, 'unsupported_format', 'response_format'],
+      [{ ...request, response_format: 'aac' }, 'unsupported_format', 'response_format'],
+      [{ ...request, response_format: 'MP3' }, 'unsupported_format', 'response_format'],
       [{ ...request, speed: 5 }, 'invalid_request', 'speed'],
       [{ ...request, stream_format: 'chunks' }, 'invalid_request', 'stream_format'],
       [{ ...request, model: 'tts-1\r\nX-Evil: 1' }, 'invalid_request', 'model'],

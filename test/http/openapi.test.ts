@@ -154,8 +154,10 @@ describe('GET /api/v1/openapi.json', () => {
         '/api/v1/tts-stream.php': ['post'],
         '/v1/audio/speech': ['post'],
         '/api/v1/voices.php': ['get'],
+        '/v1/models': ['get'],
+        '/v1/audio/voices': ['get'],
         '/api/v1/health.php': ['get'],
-        '/generated/audio_{id}.wav': ['get', 'head'],
+        '/generated/audio_{id}.{extension}': ['get', 'head'],
         '/api/v1/openapi.json': ['get'],
       });
       for (const [path, item] of Object.entries(document.paths)) {
@@ -346,21 +348,27 @@ describe('GET /api/v1/openapi.json', () => {
     });
 
     it('documents the generated file: GET with ranges (206, 416) and HEAD', () => {
-      const get = operation(document, '/generated/audio_{id}.wav', 'get');
+      const get = operation(document, '/generated/audio_{id}.{extension}', 'get');
       assert.deepEqual(Object.keys(get.responses), ['200', '206', '404', '416']);
       assert.deepEqual(
         get.parameters?.map((p) => [p.in, p.name]),
         [
           ['path', 'id'],
+          ['path', 'extension'],
           ['header', 'Range'],
           ['header', 'If-Range'],
         ],
       );
-      assert.deepEqual(Object.keys(get.responses['206']?.content ?? {}), ['audio/wav']);
+      assert.deepEqual(Object.keys(get.responses['206']?.content ?? {}), [
+        'audio/wav',
+        'audio/mpeg',
+        'audio/ogg; codecs=opus',
+        'audio/flac',
+      ]);
       assert.ok(get.responses['206']?.headers?.['Content-Range']);
       assert.ok(get.responses['416']?.headers?.['Content-Range']);
       assert.ok(get.responses['416']?.content?.['application/json']);
-      const head = operation(document, '/generated/audio_{id}.wav', 'head');
+      const head = operation(document, '/generated/audio_{id}.{extension}', 'head');
       assert.deepEqual(Object.keys(head.responses), ['200', '404']);
       assert.equal(head.responses['200']?.content, undefined, 'HEAD has no body');
       assert.ok(head.responses['200']?.headers?.['Content-Length']);

@@ -1,5 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { GeneratedFileStore, StoredFile } from '../../store/files/file-store.ts';
+import { compressedFormats, isCompressedFormatName } from '../../speech/audio/compressed-formats.ts';
+import {
+  type FileExtension,
+  fileExtensions,
+  type GeneratedFileStore,
+  type StoredFile,
+} from '../../store/files/file-store.ts';
 import { parseByteRange } from '../byte-range.ts';
 import { ApiError } from '../errors.ts';
 import { documentedAt, validatedByHandler } from '../openapi.ts';
@@ -11,7 +17,7 @@ export interface GeneratedOptions {
 
 const PATH = '/generated/:file';
 // Loose on purpose: the store checks the id's exact shape before it builds any path.
-const FILE_NAME = /^audio_([^/]+)\.wav$/;
+const FILE_NAME = new RegExp(`^audio_([^/]+)\\.(${fileExtensions.join('|')})$`);
 const ALLOW = 'GET, HEAD';
 
 /**
@@ -22,21 +28,32 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no such generated file: the address is wrong or the file has expired');
 }
 
-async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<StoredFile> {
+/** A generated file and the kind its name gives. */
+interface Found {
+  readonly file: StoredFile;
+  readonly extension: FileExtension;
+}
+
+async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<Found> {
   // Never validated by a schema: a validation error would be a 400 and would reveal which names
   // are well formed. The routes' params schema describes the public path, for the document only.
   const { file } = request.params as { file?: string };
-  const id = FILE_NAME.exec(file ?? '')?.[1];
-  const stored = id === undefined ? undefined : await store.open(id);
-  if (!stored) throw notFound();
-  return stored;
+  const name = FILE_NAME.exec(file ?? '');
+  const [id, extension] = [name?.[1], name?.[2] as FileExtension | undefined];
+  const stored = id === undefined || extension === undefined ? undefined : await store.open(id, extension);
+  if (!stored || extension === undefined) throw notFound();
+  return { file: stored, extension };
 }
 
-function setFileHeaders(reply: FastifyReply, file: StoredFile): void {
+function contentTypeOf(extension: FileExtension): string {
+  return isCompressedFormatName(extension) ? compressedFormats[extension].contentType : 'audio/wav';
+}
+
+function setFileHeaders(reply: FastifyReply, { file, extension }: Found): void {
   // A cache must not serve the file after the server has stopped serving it.
   const maxAge = Math.max(0, Math.floor((file.expiresAt.getTime() - Date.now()) / 1000));
   reply
-    .header('Content-Type', 'audio/wav')
+    .header('Content-Type', contentTypeOf(extension))
     .header('Accept-Ranges', 'bytes')
     .header('Cache-Control', `private, max-age=${maxAge}`)
     .header('Last-Modified', file.createdAt.toUTCString())
@@ -57,7 +74,7 @@ function rangeStillApplies(request: FastifyRequest, file: StoredFile): boolean {
 }
 
 /**
- * GET and HEAD /generated/audio_<id>.wav: the generated WAV, streamed from the store, with
+ * GET and HEAD /generated/audio_<id>.<wav|mp3|opus|flac>: the generated file, streamed from the store, with
  * single byte ranges so players can seek. Other methods on the path get 405 with Allow.
  */
 export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app, { store }) => {
@@ -70,8 +87,9 @@ export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app,
     validatorCompiler: validatedByHandler,
     config: { swaggerTransform: documentedAt(GENERATED_FILE_PATH) },
     handler: async (request, reply) => {
-      const file = await find(store, request);
-      setFileHeaders(reply, file);
+      const found = await find(store, request);
+      const { file } = found;
+      setFileHeaders(reply, found);
       // Range handling is defined for GET only (RFC 9110 14.2), hence not in HEAD.
       const range = rangeStillApplies(request, file)
         ? parseByteRange(request.headers.range, file.size)
@@ -100,9 +118,9 @@ export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app,
       config: { swaggerTransform: documentedAt(GENERATED_FILE_PATH), swagger: { exposeHeadRoute: true } },
     },
     async (request, reply) => {
-      const file = await find(store, request);
-      setFileHeaders(reply, file);
-      return reply.header('Content-Length', String(file.size)).send();
+      const found = await find(store, request);
+      setFileHeaders(reply, found);
+      return reply.header('Content-Length', String(found.file.size)).send();
     },
   );
 

@@ -13,7 +13,7 @@ import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
 import {
   OPENAI_MAX_CHARACTERS,
-  OPENAI_PCM,
+  openAiAudio,
   openAiBody,
   openAiContentType,
   parseOpenAiSpeechRequest,
@@ -35,6 +35,7 @@ import {
 } from '../speech-reply.ts';
 import {
   nothingToSay,
+  parseOutputFormat,
   parseStreamTtsRequest,
   parseTtsRequest,
   type TtsRequest,
@@ -134,6 +135,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
   app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
     const { accountId } = await admit(request, reply, 'file');
     const parsed = parseTtsRequest(request.body, options.fileMaxChars);
+    const output = parseOutputFormat(request.body);
     const tts = await withLexicon(parsed, accountId, options.lexicons);
     request.speechLanguage = tts.voice.language;
     const pool = readyPool(options.pool);
@@ -146,7 +148,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       for await (const event of synthesize(pool, {
         document: tts.document,
         voice: tts.voice,
-        target: { kind: 'native' },
+        target: output.name === 'wav' ? { kind: 'native' } : { kind: 'compressed', format: output },
         maxSeconds: tts.maxSeconds,
         signal: controller.signal,
         clauses: options.clauseCache?.forAccount(accountId),
@@ -159,10 +161,11 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     }
     if (!end) throw new Error('synthesis ended without a summary');
     if (end.bytes === 0) throw nothingToSay();
-    const wav = [wavHeader(end.bytes, end.sampleRate), ...parts];
+    const extension = output.name === 'wav' ? 'wav' : output.extension;
+    const file = output.name === 'wav' ? [wavHeader(end.bytes, end.sampleRate), ...parts] : parts;
     // Saved before the charge, deleted unless the charge commits (refused, or the database
     // failed): never a charge without a file, and never a reachable file without a charge.
-    const { id } = await options.files.save(wav);
+    const { id } = await options.files.save(file, extension);
     const charge = await options.billing
       .commitCharge(accountId, {
         tokens,
@@ -173,16 +176,16 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
         studio: false,
       })
       .catch(async (error: unknown) => {
-        await options.files.delete(id).catch(() => {});
+        await options.files.delete(id, extension).catch(() => {});
         throw error;
       });
     if (!charge.ok) {
-      await options.files.delete(id);
+      await options.files.delete(id, extension);
       throw refusalError(charge, accountGone, options.supportEmail);
     }
     options.metrics.audioDelivered('file', tts.voice.engineVoice.engine, end.seconds);
     return reply.send({
-      output_url: `${options.publicBaseUrl}/generated/audio_${id}.wav`,
+      output_url: `${options.publicBaseUrl}/generated/audio_${id}.${extension}`,
       seconds: Math.round(end.seconds * 100) / 100,
       language: tts.voice.language,
       speaker_id: tts.voice.speakerId,
@@ -198,8 +201,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const { accountId } = await admit(request, reply, 'openai');
     const parsed = parseOpenAiSpeechRequest(request.body);
     const speech = { ...parsed, tts: await withLexicon(parsed.tts, accountId, options.lexicons) };
-    const pcm = speech.format === 'pcm';
-    const sampleRate = pcm ? OPENAI_PCM.sampleRate : speech.tts.voice.sampleRate;
+    const audio = openAiAudio(speech.format, speech.tts.voice);
     await streamBilledSpeech(request, reply, {
       pool: readyPool(options.pool),
       billing: options.billing,
@@ -207,19 +209,19 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
       accountId,
       clauses: options.clauseCache?.forAccount(accountId),
       tts: speech.tts,
-      target: pcm ? { kind: 'stream', format: OPENAI_PCM } : { kind: 'native' },
+      target: audio.target,
       studio: false,
       metrics: options.metrics,
       path: 'openai',
       accountGone,
       supportEmail: options.supportEmail,
       audioHeaders: (firstAudioAt) => ({
-        'Content-Type': openAiContentType(speech),
+        'Content-Type': openAiContentType(speech, audio),
         'X-Voice-Model': speech.model,
-        'X-Voice-Sample-Rate': String(sampleRate),
+        'X-Voice-Sample-Rate': String(audio.sampleRate),
         'X-Voice-Ttfa-Ms': String(Math.round(firstAudioAt - request.arrivedAt)),
       }),
-      body: openAiBody(speech, sampleRate),
+      body: openAiBody(speech, audio.sampleRate),
     });
   });
 

@@ -1,15 +1,22 @@
 import type { FastifySchema } from 'fastify';
 import { type ZodType, z } from 'zod';
+import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
+import { fileExtensions } from '../../store/files/file-store.ts';
 import { tags } from '../openapi.ts';
 import { errorResponse } from './errors.ts';
 import { binaryResponse, type DocumentedResponse, emptyResponse, header } from './responses.ts';
 
 /** The public address of a generated file; the router sees `/generated/:file`. */
-export const GENERATED_FILE_PATH = '/generated/audio_{id}.wav';
+export const GENERATED_FILE_PATH = '/generated/audio_{id}.{extension}';
 
 const params = z.object({
   id: z.string().meta({ description: 'The id in `output_url`: opaque, with at least 128 random bits.' }),
+  extension: z.enum(fileExtensions).meta({
+    description: 'The file’s format, as in `output_url`: the same id with another extension is not found.',
+  }),
 });
+
+const contentTypes = ['audio/wav', ...Object.values(compressedFormats).map((format) => format.contentType)];
 
 function fileHeaders(): Record<string, ZodType> {
   return {
@@ -23,10 +30,10 @@ function fileHeaders(): Record<string, ZodType> {
 
 const notFound = 'The id is malformed, unknown or expired: all three get the same answer.';
 
-/** `GET /generated/audio_{id}.wav`. */
+/** `GET /generated/audio_{id}.{extension}`. */
 export const generatedGetSchema: FastifySchema = {
   operationId: 'getGeneratedAudio',
-  summary: 'Download a generated WAV file',
+  summary: 'Download a generated audio file',
   description:
     'The file behind `output_url`, kept for a limited time (24 hours by default). No API key: the ' +
     'id is unguessable. Single byte ranges are supported, so players can stream and seek.',
@@ -43,8 +50,8 @@ export const generatedGetSchema: FastifySchema = {
       .meta({ description: 'The file’s Last-Modified date; any other value gets the whole file.' }),
   }),
   response: {
-    200: binaryResponse('The whole file.', ['audio/wav'], fileHeaders()),
-    206: binaryResponse('The requested range.', ['audio/wav'], {
+    200: binaryResponse('The whole file.', contentTypes, fileHeaders()),
+    206: binaryResponse('The requested range.', contentTypes, {
       ...fileHeaders(),
       'Content-Range': header('`bytes <first>-<last>/<size>`.'),
     }),
@@ -55,10 +62,10 @@ export const generatedGetSchema: FastifySchema = {
   },
 };
 
-/** `HEAD /generated/audio_{id}.wav`: the GET headers, no body, no ranges. */
+/** `HEAD /generated/audio_{id}.{extension}`: the GET headers, no body, no ranges. */
 export const generatedHeadSchema: FastifySchema = {
   operationId: 'headGeneratedAudio',
-  summary: 'Check a generated WAV file',
+  summary: 'Check a generated audio file',
   description: 'The headers of the whole file, without the body.',
   tags: [tags.files],
   params,

@@ -1,5 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
+import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
 import { builtInVoices } from '../../speech/voices.ts';
 import {
   MAX_SPEED,
@@ -46,9 +47,9 @@ function bodySchema(maxChars: number) {
       }),
       response_format: z
         .enum(openAiFormats)
-        .default('wav')
+        .default('mp3')
         .meta({
-          description: `\`wav\`: the voice's own rate, 16-bit mono; \`pcm\`: ${OPENAI_PCM.sampleRate} Hz signed 16-bit little-endian, no header. mp3, opus, aac and flac are not supported (400).`,
+          description: `\`mp3\` (64 kbit/s CBR), \`opus\` (Ogg Opus, 32 kbit/s) and \`flac\`: ${OPENAI_PCM.sampleRate} Hz mono; \`wav\`: the voice's own rate, 16-bit mono; \`pcm\`: ${OPENAI_PCM.sampleRate} Hz signed 16-bit little-endian, no header. Each streams as it is produced (MP3 frames, Ogg pages, FLAC frames). \`aac\` is not served (400).`,
         }),
       speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1).meta({ description: 'Speaking rate.' }),
       instructions: z.string().optional().meta({ description: 'Accepted and ignored.' }),
@@ -79,7 +80,12 @@ export function openAiSpeechRouteSchema(options: TtsDocOptions): FastifySchema {
     response: {
       200: binaryResponse(
         'The audio, streamed as it is produced.',
-        ['audio/wav', 'audio/pcm', 'text/event-stream'],
+        [
+          ...Object.values(compressedFormats).map((f) => f.contentType),
+          'audio/wav',
+          'audio/pcm',
+          'text/event-stream',
+        ],
         {
           'X-Voice-Model': header('The `model` of the request.'),
           'X-Voice-Sample-Rate': header('Samples per second of the audio.', z.int().positive()),

@@ -12,7 +12,13 @@ import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/document.t
 import { textTypes } from '../../speech/input-text.ts';
 import { builtInVoices, languages } from '../../speech/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
-import { type CloningField, DEFAULT_LANGUAGE, SPEAKABLE, speakerIdRange } from '../tts-request.ts';
+import {
+  type CloningField,
+  DEFAULT_LANGUAGE,
+  outputFormatNames,
+  SPEAKABLE,
+  speakerIdRange,
+} from '../tts-request.ts';
 import {
   BUSY_OR_STARTING,
   errorResponse,
@@ -167,6 +173,15 @@ const formatField = z
       .join(', ')}. PCM is signed little-endian.`,
   });
 
+const outputFormatField = z
+  .enum(outputFormatNames)
+  .default('wav')
+  .meta({
+    description:
+      '`wav`: mono 16-bit PCM at the voice’s native rate; `mp3` (64 kbit/s CBR), `opus` (Ogg Opus, 32 kbit/s) ' +
+      'and `flac`: 24 kHz mono. The extension of `output_url` and the file’s Content-Type follow.',
+  });
+
 const bodyMeta = {
   description: 'Unknown fields are ignored.',
   allOf: speakerRules,
@@ -180,6 +195,7 @@ export function ttsBodySchema(maxChars: number): ZodType {
       language: languageField,
       speaker_id: speakerIdField,
       text_type: textTypeField,
+      output_format: outputFormatField,
       ...cloningFields,
     })
     .meta(bodyMeta);
@@ -215,7 +231,8 @@ const billingSchema = z
 export const ttsFileResponseSchema = z.object({
   output_url: z.string().meta({
     format: 'uri',
-    description: 'Absolute URL of the WAV file: mono 16-bit PCM at the voice’s native rate.',
+    description:
+      'Absolute URL of the file, `…/generated/audio_<id>.<wav|mp3|opus|flac>` as `output_format` asked.',
   }),
   seconds: z.number().meta({ description: 'Duration of the audio, in seconds, to two decimals.' }),
   language: z.enum(languageCodes),
@@ -266,7 +283,7 @@ function streamOkResponse(requestsPerMinute: number): DocumentedResponse {
 function errorResponses(options: TtsDocOptions, stream: boolean): Record<number, DocumentedResponse> {
   const fields = stream
     ? '`input`, `language`, `speaker_id` or `format`'
-    : '`input`, `language` or `speaker_id`';
+    : '`input`, `language`, `speaker_id` or `output_format`';
   return {
     400: errorResponse(
       400,

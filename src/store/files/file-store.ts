@@ -4,6 +4,14 @@ export interface ByteSpan {
   readonly end: number;
 }
 
+/** The kinds of generated file, by the extension of their name: WAV, and the compressed formats. */
+export const fileExtensions = ['wav', 'mp3', 'opus', 'flac'] as const;
+
+export type FileExtension = (typeof fileExtensions)[number];
+
+/** A stored file's name: its id and its kind's extension; anything else is no name of this store. */
+export const STORED_NAME = new RegExp(`^[0-9A-Za-z]{22}\\.(?:${fileExtensions.join('|')})$`);
+
 /** A generated file found by id, still within its lifetime. */
 export interface StoredFile {
   readonly size: number;
@@ -25,11 +33,14 @@ export interface GeneratedFileStore {
    * Stores `parts`, in order, as one file under a fresh id (on disk without joining them in
    * memory: a 10,000-character WAV is tens of MB); readers never see a partly written file.
    */
-  save(parts: readonly Uint8Array[]): Promise<{ id: string }>;
-  /** The file, or undefined when the id is malformed, unknown or expired. */
-  open(id: string): Promise<StoredFile | undefined>;
+  save(parts: readonly Uint8Array[], extension?: FileExtension): Promise<{ id: string }>;
+  /**
+   * The file, or undefined when the id is malformed, unknown or expired, or names a file of
+   * another kind: a file is found by its id and its extension (WAV when not given) together.
+   */
+  open(id: string, extension?: FileExtension): Promise<StoredFile | undefined>;
   /** Removes the file if it exists; a malformed or unknown id is not an error. */
-  delete(id: string): Promise<void>;
+  delete(id: string, extension?: FileExtension): Promise<void>;
   /** Removes every file older than the lifetime; returns how many were removed. */
   sweep(now?: Date): Promise<number>;
   /** For health: true when files can be written, otherwise a short reason. */

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ByteSpan, GeneratedFileStore, StoredFile } from './file-store.ts';
+import {
+  type ByteSpan,
+  type FileExtension,
+  fileExtensions,
+  type GeneratedFileStore,
+  STORED_NAME,
+  type StoredFile,
+} from './file-store.ts';
 
 /** How long a generated file is served when no lifetime is configured: 24 hours. */
 export const DEFAULT_FILE_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -11,7 +18,6 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 // 22 base62 characters carry 22 x log2(62) = 131 random bits, above the 128 the contract asks.
 const ID_LENGTH = 22;
 const ID_PATTERN = /^[0-9A-Za-z]{22}$/;
-const FILE_PATTERN = /^[0-9A-Za-z]{22}\.wav$/;
 // Temp names start with a dot, so no id can ever name one and open() never serves half a file.
 const TEMP_PATTERN = /^\.[0-9A-Za-z-]+\.tmp$/;
 
@@ -58,7 +64,7 @@ export interface LocalFileStoreOptions {
 }
 
 /**
- * The embedded default: one WAV per id in a local folder, `<id>.wav`. A save writes a dot-named
+ * The embedded default: one file per id in a local folder, `<id>.<extension>`. A save writes a dot-named
  * temp file and renames it into place, which is atomic within one file system. A file's age is
  * its modification time, set from the store's clock when it is saved.
  */
@@ -83,7 +89,7 @@ export class LocalFileStore implements GeneratedFileStore {
     return new LocalFileStore(options);
   }
 
-  async save(parts: readonly Uint8Array[]): Promise<{ id: string }> {
+  async save(parts: readonly Uint8Array[], extension: FileExtension = 'wav'): Promise<{ id: string }> {
     const id = newFileId();
     const temp = join(this.#dir, `.${id}-${randomBytes(6).toString('hex')}.tmp`);
     const now = this.#now();
@@ -92,7 +98,7 @@ export class LocalFileStore implements GeneratedFileStore {
       // from readers; a power cut may lose a file, which the client then asks for again.
       await writeFile(temp, parts, { flag: 'wx', mode: 0o600 });
       await utimes(temp, now, now);
-      await rename(temp, this.#path(id));
+      await rename(temp, this.#path(id, extension));
     } catch (error) {
       await removeQuietly(temp).catch(() => {});
       throw error;
@@ -100,9 +106,9 @@ export class LocalFileStore implements GeneratedFileStore {
     return { id };
   }
 
-  async open(id: string): Promise<StoredFile | undefined> {
-    if (!isFileId(id)) return undefined;
-    const path = this.#path(id);
+  async open(id: string, extension: FileExtension = 'wav'): Promise<StoredFile | undefined> {
+    if (!isFileId(id) || !fileExtensions.includes(extension)) return undefined;
+    const path = this.#path(id, extension);
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(path);
@@ -128,9 +134,9 @@ export class LocalFileStore implements GeneratedFileStore {
     };
   }
 
-  async delete(id: string): Promise<void> {
-    if (!isFileId(id)) return;
-    await removeQuietly(this.#path(id));
+  async delete(id: string, extension: FileExtension = 'wav'): Promise<void> {
+    if (!isFileId(id) || !fileExtensions.includes(extension)) return;
+    await removeQuietly(this.#path(id, extension));
   }
 
   async sweep(now: Date = this.#now()): Promise<number> {
@@ -138,7 +144,7 @@ export class LocalFileStore implements GeneratedFileStore {
     let removed = 0;
     // Only names this store writes are considered, so a misconfigured folder loses nothing else.
     for (const name of await readdir(this.#dir)) {
-      if (!FILE_PATTERN.test(name) && !TEMP_PATTERN.test(name)) continue;
+      if (!STORED_NAME.test(name) && !TEMP_PATTERN.test(name)) continue;
       const path = join(this.#dir, name);
       try {
         const info = await stat(path);
@@ -162,7 +168,7 @@ export class LocalFileStore implements GeneratedFileStore {
     }
   }
 
-  #path(id: string): string {
-    return join(this.#dir, `${id}.wav`);
+  #path(id: string, extension: FileExtension): string {
+    return join(this.#dir, `${id}.${extension}`);
   }
 }

@@ -11,10 +11,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
-import type { ByteSpan, GeneratedFileStore, StoredFile } from './file-store.ts';
+import {
+  type ByteSpan,
+  type FileExtension,
+  fileExtensions,
+  type GeneratedFileStore,
+  STORED_NAME,
+  type StoredFile,
+} from './file-store.ts';
 import { DEFAULT_FILE_LIFETIME_MS, isFileId, newFileId } from './local-file-store.ts';
 
-const FILE_PATTERN = /^[0-9A-Za-z]{22}\.wav$/;
 // The store's own clock at save time, in milliseconds. S3's Last-Modified has whole seconds and
 // the server's clock; expiry on read follows this store's clock, as the local store's does.
 const CREATED_AT = 'created-at-ms';
@@ -62,7 +68,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Generated files in an S3-compatible bucket, shared by every instance: any instance serves a file
- * another made. One object per id, `<prefix><id>.wav`; a PUT is atomic, so readers never see half
+ * another made. One object per id, `<prefix><id>.<extension>`; a PUT is atomic, so readers never see half
  * a file. Expiry is enforced on read from the creation time saved with the object (so an expired
  * file is a 404 before any sweep), and `sweep()` deletes objects under the prefix whose
  * Last-Modified is past the lifetime. Credentials come from the SDK's own chain (environment,
@@ -87,19 +93,20 @@ export class S3FileStore implements GeneratedFileStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async save(parts: readonly Uint8Array[]): Promise<{ id: string }> {
+  async save(parts: readonly Uint8Array[], extension: FileExtension = 'wav'): Promise<{ id: string }> {
     const id = newFileId();
     const createdAt = this.#now();
     await guarded(() =>
       this.#client.send(
         new PutObjectCommand({
           Bucket: this.#bucket,
-          Key: this.#key(id),
+          Key: this.#key(id, extension),
           // Joined: a stream body would go as aws-chunked with a trailing checksum (the SDK's
           // default), which not every S3-compatible server decodes; a buffer goes plain, its
           // checksum in a header.
           Body: Buffer.concat(parts),
-          ContentType: 'audio/wav',
+          // For the bucket's own tools only: downloads get their type from the service.
+          ContentType: `audio/${extension === 'mp3' ? 'mpeg' : extension === 'opus' ? 'ogg' : extension}`,
           Metadata: { [CREATED_AT]: String(createdAt.getTime()) },
           // Bucket-side caches and lifecycle tools see the same end of life as the service.
           Expires: new Date(createdAt.getTime() + this.#lifetimeMs),
@@ -109,9 +116,9 @@ export class S3FileStore implements GeneratedFileStore {
     return { id };
   }
 
-  async open(id: string): Promise<StoredFile | undefined> {
-    if (!isFileId(id)) return undefined;
-    const key = this.#key(id);
+  async open(id: string, extension: FileExtension = 'wav'): Promise<StoredFile | undefined> {
+    if (!isFileId(id) || !fileExtensions.includes(extension)) return undefined;
+    const key = this.#key(id, extension);
     let head: HeadObjectCommandOutput;
     try {
       head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
@@ -123,7 +130,7 @@ export class S3FileStore implements GeneratedFileStore {
     const createdAt = Number.isFinite(saved) ? new Date(saved) : (head.LastModified ?? new Date(0));
     const expiresAt = new Date(createdAt.getTime() + this.#lifetimeMs);
     if (this.#now().getTime() >= expiresAt.getTime()) {
-      await this.delete(id);
+      await this.delete(id, extension);
       return undefined;
     }
     return {
@@ -134,11 +141,11 @@ export class S3FileStore implements GeneratedFileStore {
     };
   }
 
-  async delete(id: string): Promise<void> {
-    if (!isFileId(id)) return;
+  async delete(id: string, extension: FileExtension = 'wav'): Promise<void> {
+    if (!isFileId(id) || !fileExtensions.includes(extension)) return;
     // S3 answers a delete of a missing key with success.
     await guarded(() =>
-      this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(id) })),
+      this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(id, extension) })),
     );
   }
 
@@ -155,7 +162,7 @@ export class S3FileStore implements GeneratedFileStore {
       for (const object of page.Contents ?? []) {
         const name = object.Key?.slice(this.#prefix.length) ?? '';
         // Only names this store writes, so a shared bucket loses nothing else.
-        if (!FILE_PATTERN.test(name) || object.Key === undefined) continue;
+        if (!STORED_NAME.test(name) || object.Key === undefined) continue;
         if ((object.LastModified?.getTime() ?? Number.POSITIVE_INFINITY) > cutoff) continue;
         await guarded(() =>
           this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: object.Key })),
@@ -180,8 +187,8 @@ export class S3FileStore implements GeneratedFileStore {
     }
   }
 
-  #key(id: string): string {
-    return `${this.#prefix}${id}.wav`;
+  #key(id: string, extension: FileExtension): string {
+    return `${this.#prefix}${id}.${extension}`;
   }
 
   // The route needs a stream at once, and S3 answers later: hand out a pass-through and pipe the

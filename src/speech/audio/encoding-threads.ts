@@ -1,0 +1,141 @@
+import type { Worker } from 'node:worker_threads';
+import { startTypeScriptWorker } from '../typescript-worker.ts';
+import type { CompressedFormat } from './compressed-formats.ts';
+import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
+
+/**
+ * One stream's encoder on an encoding thread: PCM (16-bit little-endian, mono, at the format's
+ * rate) in, the format's bytes out as they are ready. Calls are answered in order. `end` or
+ * `drop` must be called once the stream is over, or the thread keeps its encoder.
+ */
+export interface EncodingStream {
+  encode(pcm: Uint8Array): Promise<Uint8Array>;
+  end(): Promise<Uint8Array>;
+  drop(): void;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  /** Streams open on it: a new stream goes to the thread with fewest. */
+  open: number;
+}
+
+interface Pending {
+  resolve(bytes: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The threads that run the compressed-format encoders (MP3, Ogg Opus, FLAC). Encoding costs
+ * milliseconds per second of audio (bench: `npm run bench -- formats`), tens of times what
+ * espeak-ng spends making it: on the thread that answers requests it would hold back other
+ * calls' first audio. Each stream stays on one thread, since its encoder keeps state.
+ */
+export class EncodingThreads {
+  readonly #threads: Thread[] = [];
+  readonly #pending = new Map<number, Pending>();
+  #nextStream = 1;
+  #nextRequest = 1;
+  #closed = false;
+
+  private constructor() {}
+
+  /** Starts `size` threads and resolves once each has loaded and warmed its encoders. */
+  static async start(size: number): Promise<EncodingThreads> {
+    const threads = new EncodingThreads();
+    try {
+      await Promise.all(Array.from({ length: size }, () => threads.#spawn()));
+    } catch (error) {
+      await threads.close();
+      throw error;
+    }
+    return threads;
+  }
+
+  /** Opens a stream of `format` on the least busy thread. */
+  open(format: CompressedFormat): EncodingStream {
+    const thread = this.#threads.reduce<Thread | undefined>(
+      (a, b) => (a && a.open <= b.open ? a : b),
+      undefined,
+    );
+    if (!thread || this.#closed) throw new Error('the encoding threads are closed');
+    const stream = this.#nextStream++;
+    thread.open++;
+    let open = true;
+    const finish = () => {
+      if (open) thread.open--;
+      open = false;
+    };
+    const send = (message: ToEncoder) => thread.worker.postMessage(message);
+    send({ type: 'open', stream, format: format.name, sampleRate: format.sampleRate });
+    const ask = (message: (request: number) => ToEncoder): Promise<Uint8Array> => {
+      if (!open) return Promise.reject(new Error('the encoding stream is over'));
+      const request = this.#nextRequest++;
+      return new Promise((resolve, reject) => {
+        this.#pending.set(request, { resolve, reject });
+        send(message(request));
+      });
+    };
+    return {
+      encode: (pcm) => ask((request) => ({ type: 'encode', stream, request, pcm })),
+      end: () => {
+        const last = ask((request) => ({ type: 'end', stream, request }));
+        finish();
+        return last;
+      },
+      drop: () => {
+        if (!open) return;
+        finish();
+        send({ type: 'drop', stream });
+      },
+    };
+  }
+
+  /** Stops the threads; requests in flight fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#failAll(new Error('the encoding threads are closed'));
+    await Promise.all(this.#threads.map((thread) => thread.worker.terminate()));
+  }
+
+  #failAll(error: Error): void {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+
+  #spawn(): Promise<void> {
+    const worker = startTypeScriptWorker(new URL('./encoding-worker.ts', import.meta.url), undefined);
+    const thread: Thread = { worker, open: 0 };
+    this.#threads.push(thread);
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FromEncoder) => {
+        if (message.type === 'ready') {
+          ready = true;
+          resolve();
+          return;
+        }
+        const pending = this.#pending.get(message.request);
+        if (!pending) return;
+        this.#pending.delete(message.request);
+        if (message.type === 'bytes') pending.resolve(message.bytes);
+        else pending.reject(new Error(message.message));
+      });
+      const onDeath = (error: Error) => {
+        this.#threads.splice(this.#threads.indexOf(thread), 1);
+        if (!ready) {
+          reject(error);
+          return;
+        }
+        // Requests of the lost thread's streams cannot be told apart here: all in flight fail,
+        // and a replacement keeps the number of threads.
+        this.#failAll(error);
+        if (!this.#closed) this.#spawn().catch(() => {});
+      };
+      worker.on('error', onDeath);
+      worker.on('exit', (code) => {
+        if (this.#threads.includes(thread)) onDeath(new Error(`encoding thread exited with code ${code}`));
+      });
+    });
+  }
+}

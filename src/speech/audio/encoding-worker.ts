@@ -1,0 +1,87 @@
+import { parentPort } from 'node:worker_threads';
+import type { CompressedFormatName, FormatEncoder } from './compressed-formats.ts';
+import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
+import { flacEncoders } from './flac-encoder.ts';
+import { mp3Encoders } from './mp3-encoder.ts';
+import { type OpusRate, opusEncoders } from './opus-encoder.ts';
+import { littleEndianBytesToInt16 } from './pcm.ts';
+
+// An encoding thread: the streams' compressed-format encoders, away from the thread that answers
+// requests (an MP3 second costs milliseconds, tens of times what the engine spends on it).
+
+const port = parentPort;
+if (!port) throw new Error('encoding-worker must run in a worker thread');
+
+const [mp3, flac] = await Promise.all([mp3Encoders(), flacEncoders()]);
+const opus = opusEncoders();
+
+async function encoderFor(format: CompressedFormatName, sampleRate: number): Promise<FormatEncoder> {
+  switch (format) {
+    case 'mp3':
+      return mp3(sampleRate);
+    case 'opus':
+      return opus(sampleRate as OpusRate);
+    case 'flac':
+      return flac(sampleRate);
+  }
+}
+
+/** Each open stream's encoder, once made (making an MP3 encoder may wait for an instance). */
+const streams = new Map<number, Promise<FormatEncoder>>();
+
+function reply(message: FromEncoder): void {
+  const transfer = message.type === 'bytes' ? [message.bytes.buffer as ArrayBuffer] : [];
+  port?.postMessage(message, transfer);
+}
+
+/** Bytes that own their buffer, so that they can be transferred. */
+function owned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+async function handle(message: ToEncoder): Promise<void> {
+  if (message.type === 'open') {
+    streams.set(message.stream, encoderFor(message.format, message.sampleRate));
+    return;
+  }
+  const encoder = streams.get(message.stream);
+  if (message.type === 'drop') {
+    streams.delete(message.stream);
+    (await encoder)?.drop();
+    return;
+  }
+  try {
+    if (!encoder) throw new Error('no such encoding stream');
+    const ready = await encoder;
+    if (message.type === 'end') streams.delete(message.stream);
+    const bytes =
+      message.type === 'encode' ? ready.encode(littleEndianBytesToInt16(message.pcm)) : ready.end();
+    reply({ type: 'bytes', request: message.request, bytes: owned(bytes) });
+  } catch (error) {
+    streams.delete(message.stream);
+    reply({
+      type: 'error',
+      request: message.request,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/** Every encoder once, so its code is compiled before the first request's audio. */
+async function warmUp(): Promise<void> {
+  const second = new Int16Array(24_000).map((_, i) => Math.round(8000 * Math.sin(i / 5)));
+  for (const format of ['mp3', 'opus', 'flac'] as const) {
+    const encoder = await encoderFor(format, 24_000);
+    encoder.encode(second);
+    encoder.end();
+  }
+}
+
+await warmUp();
+// Messages of one stream are handled in order: each waits for the one before it.
+let last: Promise<void> = Promise.resolve();
+port.on('message', (message: ToEncoder) => {
+  // An encoder that failed to be made fails its stream's requests; nothing else is left to report.
+  last = last.then(() => handle(message)).catch(() => {});
+});
+reply({ type: 'ready' });

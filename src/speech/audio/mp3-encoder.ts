@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createEncoder, type WasmMediaEncoder } from 'wasm-media-encoders';
+import type { FormatEncoder } from './compressed-formats.ts';
+
+// MP3 by LAME 3.100 compiled to WebAssembly (`wasm-media-encoders`): chosen over the JavaScript
+// port (`@breezystack/lamejs`), which took about 5 times the CPU and 25 MB more memory for the
+// same frames (speech/audio/README.md). Each encoder is its own WebAssembly instance, so the
+// module is compiled once and finished encoders are configured again rather than made anew.
+
+/** Constant bit rate, so a player can seek a streamed file without an index; clear speech at 24 kHz. */
+const BITRATE = 64;
+/** Idle encoders kept for the next streams. */
+const KEEP_IDLE = 8;
+
+type Lame = WasmMediaEncoder<'audio/mpeg'>;
+
+/** Loads LAME and returns a maker of MP3 encoders; one per thread. */
+export async function mp3Encoders(): Promise<(sampleRate: number) => Promise<FormatEncoder>> {
+  const path = createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3');
+  const module = await WebAssembly.compile(await readFile(path));
+  const idle: Lame[] = [];
+  return async (sampleRate) => {
+    const lame = idle.pop() ?? (await createEncoder('audio/mpeg', module));
+    lame.configure({ sampleRate, channels: 1, bitrate: BITRATE });
+    let open = true;
+    const release = () => {
+      if (open && idle.length < KEEP_IDLE) idle.push(lame);
+      open = false;
+    };
+    return {
+      encode(samples) {
+        const input = new Float32Array(samples.length);
+        for (let i = 0; i < samples.length; i++) input[i] = (samples[i] ?? 0) / 32768;
+        // A view of the encoder's memory, valid until its next call: copied.
+        return lame.encode([input]).slice();
+      },
+      end() {
+        const rest = lame.finalize().slice();
+        release();
+        return rest;
+      },
+      drop: release,
+    };
+  };
+}
