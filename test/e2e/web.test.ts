@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { EnginePool } from '../../src/speech/pool.ts';
+import { CHROMIUM, CHROMIUM_ARGS, noChromium } from '../helpers/chromium.ts';
 import { unusedPort } from '../helpers/ports.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 import { buildWebTestApp, type WebFixture } from '../helpers/web-fixture.ts';
@@ -29,18 +29,7 @@ declare const window: { readonly innerWidth: number };
 declare const navigator: { readonly clipboard: { readText(): Promise<string> } };
 declare function getComputedStyle(element: unknown): { readonly boxShadow: string };
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/e2e/', import.meta.url);
-// Background services and QUIC would try to reach the internet; the sandbox needs a user namespace.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const EMAIL = 'amina@kigali-clinic.example';
 const PASSWORD = 'umuhanda mwiza cyane';
 const LONG_RW = Array(18)
@@ -124,7 +113,7 @@ function lowContrastTexts(): string[] {
 }
 
 describe('the website in a browser', {
-  skip: !existsSync(CHROMIUM) && 'Chromium is not installed (see .ci/run)',
+  skip: noChromium,
 }, () => {
   let pool: EnginePool;
   let web: WebFixture;
