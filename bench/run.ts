@@ -9,6 +9,7 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
+import { benchFormats, type FormatResults, printFormats } from './formats.ts';
 import { benchGreeting, printGreeting } from './greeting.ts';
 import { markdownCost, printMarkdownCost } from './markdown.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
@@ -21,7 +22,7 @@ import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --only live|markdown|greeting` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown|greeting|formats` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -136,6 +137,9 @@ async function fullRun(): Promise<void> {
   printReport(report);
   printGreeting(greeting);
   printMarkdownCost(markdownCost());
+  const formatResults = await formats();
+  printFormats(formatResults);
+  if (!settings.quick) await saveFormats(formatResults);
 
   // A quick run's figures are for trying the bench out: they never replace the full run's.
   const dir = new URL('./results/', import.meta.url);
@@ -148,6 +152,28 @@ async function fullRun(): Promise<void> {
   console.log(
     `\nwritten bench/results/${prefix}latest.json and bench/results/${prefix}ttfb-vs-concurrency.svg`,
   );
+}
+
+/** The output formats' costs (bench/formats.ts), on a pool of the configured size. */
+async function formats(): Promise<FormatResults> {
+  progress(`formats: ${config.poolSize} workers, no HTTP`);
+  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(builtInVoices) });
+  try {
+    return await benchFormats(pool, all.slice(0, 12), progress);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Writes the formats' figures beside the other results. */
+async function saveFormats(results: FormatResults): Promise<void> {
+  const dir = new URL('./results/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    new URL('formats.json', dir),
+    `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`,
+  );
+  console.log('\nwritten bench/results/formats.json');
 }
 
 /** The greeting burst with the clause cache and without it (greeting.ts). */
@@ -180,8 +206,12 @@ if (values['metrics-overhead']) {
   printMarkdownCost(markdownCost());
 } else if (values.only === 'greeting') {
   printGreeting(await greetingBurst());
+} else if (values.only === 'formats') {
+  const results = await formats();
+  printFormats(results);
+  await saveFormats(results);
 } else if (values.only !== undefined) {
-  throw new Error(`--only takes live, markdown or greeting, not ${values.only}`);
+  throw new Error(`--only takes live, markdown, greeting or formats, not ${values.only}`);
 } else {
   await fullRun();
 }

@@ -1,9 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import type { CompressedFormatName, FormatEncoder } from './compressed-formats.ts';
+import { COMPRESSED_SAMPLE_RATE, compressedFormatNames, type FormatEncoder } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
-import { flacEncoders } from './flac-encoder.ts';
-import { mp3Encoders } from './mp3-encoder.ts';
-import { type OpusRate, opusEncoders } from './opus-encoder.ts';
+import { loadFormatEncoders } from './format-encoders.ts';
 import { littleEndianBytesToInt16 } from './pcm.ts';
 
 // An encoding thread: the streams' compressed-format encoders, away from the thread that answers
@@ -12,19 +10,7 @@ import { littleEndianBytesToInt16 } from './pcm.ts';
 const port = parentPort;
 if (!port) throw new Error('encoding-worker must run in a worker thread');
 
-const [mp3, flac] = await Promise.all([mp3Encoders(), flacEncoders()]);
-const opus = opusEncoders();
-
-async function encoderFor(format: CompressedFormatName, sampleRate: number): Promise<FormatEncoder> {
-  switch (format) {
-    case 'mp3':
-      return mp3(sampleRate);
-    case 'opus':
-      return opus(sampleRate as OpusRate);
-    case 'flac':
-      return flac(sampleRate);
-  }
-}
+const encoderFor = await loadFormatEncoders();
 
 /** Each open stream's encoder, once made (making an MP3 encoder may wait for an instance). */
 const streams = new Map<number, Promise<FormatEncoder>>();
@@ -69,9 +55,9 @@ async function handle(message: ToEncoder): Promise<void> {
 
 /** Every encoder once, so its code is compiled before the first request's audio. */
 async function warmUp(): Promise<void> {
-  const second = new Int16Array(24_000).map((_, i) => Math.round(8000 * Math.sin(i / 5)));
-  for (const format of ['mp3', 'opus', 'flac'] as const) {
-    const encoder = await encoderFor(format, 24_000);
+  const second = new Int16Array(COMPRESSED_SAMPLE_RATE).map((_, i) => Math.round(8000 * Math.sin(i / 5)));
+  for (const format of compressedFormatNames) {
+    const encoder = await encoderFor(format, COMPRESSED_SAMPLE_RATE);
     encoder.encode(second);
     encoder.end();
   }
