@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type OpenAiFormat, openAiAudio, openAiFormats } from '../src/http/openai-speech.ts';
 import { COMPRESSED_SAMPLE_RATE, compressedFormatNames } from '../src/speech/audio/compressed-formats.ts';
 import { loadFormatEncoders } from '../src/speech/audio/format-encoders.ts';
@@ -157,6 +158,8 @@ async function firstBytesUnder(
 ): Promise<Percentiles> {
   const long: Turn = { ...(turns[1] ?? (turns[0] as Turn)), text: turns.map((t) => t.text).join(' ') };
   const stop = new AbortController();
+  // Every job of every background stream listens to it.
+  setMaxListeners(4 * LOAD_STREAMS, stop.signal);
   const background = Array.from({ length: LOAD_STREAMS }, async () => {
     while (!stop.signal.aborted) await request(pool, long, format, stop.signal).catch(() => {});
   });

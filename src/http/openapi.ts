@@ -139,10 +139,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       tags: [
         {
           name: tags.speech,
-          description: 'Text to speech: a WAV file, or raw audio streamed for live calls.',
+          description:
+            'Text to speech: a file (WAV, MP3, Opus, FLAC), raw audio streamed for live calls, or OpenAI-compatible speech.',
         },
         { name: tags.voices, description: 'The voices, stream formats, prices and limits.' },
-        { name: tags.files, description: 'The generated WAV files behind `output_url`.' },
+        { name: tags.files, description: 'The generated audio files behind `output_url`.' },
         { name: tags.service, description: 'Readiness and this document.' },
       ],
       components: {

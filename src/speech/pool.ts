@@ -311,10 +311,10 @@ export class EnginePool {
     return text;
   }
 
-  /** An encoder of `format` for one stream, on the pool's encoding threads. */
-  openEncoder(format: CompressedFormat): EncodingStream {
+  /** An encoder of `format` for one stream of PCM at `inputRate`, on the pool's encoding threads. */
+  openEncoder(format: CompressedFormat, inputRate?: number): EncodingStream {
     if (!this.#encoding) throw new Error('engine pool closed');
-    return this.#encoding.open(format);
+    return this.#encoding.open(format, inputRate);
   }
 
   /** Stops every worker; queued and running jobs fail. */

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { CHROMIUM, CHROMIUM_ARGS, noChromium } from '../helpers/chromium.ts';
+import { noDecoder, probe } from '../helpers/decoder.ts';
 import { unusedPort } from '../helpers/ports.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 import { buildWebTestApp, type WebFixture } from '../helpers/web-fixture.ts';
@@ -260,6 +261,13 @@ describe('the website in a browser', {
     await page.waitForFunction(() => (document.querySelector('#player')?.currentTime ?? 0) > 0.3);
     assert.equal(await page.locator('#download').isVisible(), true);
     assert.match((await page.locator('#download').getAttribute('href')) ?? '', /^blob:/);
+    // Another format: the page has the server encode the WAV it holds, and saves what comes back.
+    await page.getByLabel('Download as').selectOption('opus');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
+    assert.match(file.suggestedFilename(), /^ijwi-rw-\w+\.opus$/);
+    const opus = await readFile(await file.path());
+    assert.equal(opus.toString('latin1', 0, 4), 'OggS');
+    if (!noDecoder) assert.equal((await probe(opus)).codec, 'opus');
     assert.deepEqual(await balance(), before, 'studio Kinyarwanda is free');
     assert.equal((await page.locator('#free-uses').textContent())?.trim(), '4 of 5 left');
     await shot('studio');

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
+import { encodeWav } from '../../src/speech/audio/wav.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
+import { voicedShare } from '../helpers/audio-analysis.ts';
+import { decode, noDecoder, probe } from '../helpers/decoder.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
 
@@ -164,6 +168,70 @@ describe('POST /studio/tts', () => {
       assert.equal(response.statusCode, 429);
       assert.equal(response.json().error.code, 'rate_limited');
       assert.match(String(response.headers['retry-after']), /^\d+$/);
+    });
+  });
+
+  describe('downloads in another format (POST /studio/download)', () => {
+    /** What the page keeps of a generation: its WAV. */
+    const studioWav = async (browser: TestBrowser) => {
+      const spoken = await browser.speak({ input: 'Muraho neza, murakaza neza ku ivuriro.', language: 'rw' });
+      assert.equal(spoken.statusCode, 200);
+      const samples = littleEndianBytesToInt16(new Uint8Array(spoken.rawPayload));
+      return { wav: encodeWav(samples, 22_050), seconds: samples.length / 22_050 };
+    };
+
+    it('encodes the WAV the page has as MP3, Opus or FLAC, without speaking or billing it again', {
+      skip: noDecoder,
+    }, async () => {
+      const { browser, accountId } = await signedIn();
+      const { wav, seconds } = await studioWav(browser);
+      const before = await summary(accountId);
+      for (const [format, codec, type] of [
+        ['mp3', 'mp3', 'audio/mpeg'],
+        ['opus', 'opus', 'audio/ogg; codecs=opus'],
+        ['flac', 'flac', 'audio/flac'],
+      ] as const) {
+        const response = await browser.postBytes(`/studio/download?format=${format}`, wav, 'audio/wav');
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.headers['content-type'], type);
+        assert.equal(response.headers['content-disposition'], `attachment; filename="ijwi.${format}"`);
+        assert.equal((await probe(response.rawPayload)).codec, codec);
+        const heard = await decode(response.rawPayload, 24_000);
+        assert.ok(
+          Math.abs(heard.length / 24_000 - seconds) <= seconds * 0.03,
+          `${format}: ${heard.length / 24_000} s`,
+        );
+        assert.ok(voicedShare(heard, 24_000) > 0.3, `${format}: speech, not silence`);
+      }
+      assert.deepEqual(await summary(accountId), before, 'nothing billed');
+    });
+
+    it('refuses what is not the studio WAV, a format it does not make, and a request not from the page', async () => {
+      const { browser } = await signedIn();
+      const { wav } = await studioWav(browser);
+      const stereo = encodeWav(new Int16Array(44_100), 22_050);
+      new DataView(stereo.buffer).setUint16(22, 2, true); // channels
+      new DataView(stereo.buffer).setUint32(28, 22_050 * 4, true); // byte rate
+      new DataView(stereo.buffer).setUint16(32, 4, true); // block align
+      for (const [body, url, code] of [
+        [wav, '/studio/download?format=aac', 'unsupported_format'],
+        [wav, '/studio/download', 'unsupported_format'],
+        [new TextEncoder().encode('RIFF not a wave'), '/studio/download?format=mp3', 'invalid_request'],
+        [stereo, '/studio/download?format=mp3', 'invalid_request'],
+        [encodeWav(new Int16Array(4410), 11_111), '/studio/download?format=mp3', 'invalid_request'],
+      ] as const) {
+        const response = await browser.postBytes(url, body, 'audio/wav');
+        assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+        assert.equal(response.json().error.code, code);
+      }
+      const forged = await browser.postBytes('/studio/download?format=mp3', wav, 'audio/wav', false);
+      assert.equal(forged.statusCode, 403);
+      const stranger = await new TestBrowser(web.app, ORIGIN).postBytes(
+        '/studio/download?format=mp3',
+        wav,
+        'audio/wav',
+      );
+      assert.ok(stranger.statusCode === 401 || stranger.statusCode === 403, String(stranger.statusCode));
     });
   });
 });

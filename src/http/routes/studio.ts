@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
+import { compressedFormats, isCompressedFormatName } from '../../speech/audio/compressed-formats.ts';
+import { parseWav, type WavContents } from '../../speech/audio/wav.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
-import { languages } from '../../speech/voices.ts';
-import { studioPage } from '../../web/pages/studio.ts';
+import { encodeAudio } from '../../speech/encode-audio.ts';
+import { allVoices, languages } from '../../speech/voices.ts';
+import { MAX_DOWNLOAD_SECONDS, studioPage } from '../../web/pages/studio.ts';
 import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
 import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
@@ -17,6 +20,30 @@ function initialText(query: unknown, maxChars: number): { initial?: { text: stri
   if (typeof text !== 'string' || typeof language !== 'string') return {};
   if (!languages.some((l) => l.code === language) || [...text].length > maxChars) return {};
   return { initial: { text, language } };
+}
+
+/** The body of a download as the studio's own WAV, or the 400 that says it is not. */
+function studioWav(body: unknown, rates: ReadonlySet<number>): WavContents {
+  const refused = () =>
+    new ApiError('invalid_request', "send the studio's WAV: mono 16-bit PCM at a voice's rate", {
+      param: 'body',
+    });
+  if (!Buffer.isBuffer(body)) throw refused();
+  let wav: WavContents;
+  try {
+    wav = parseWav(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+  } catch {
+    throw refused();
+  }
+  if (
+    wav.channels !== 1 ||
+    wav.encoding !== 'pcm_s16le' ||
+    !rates.has(wav.sampleRate) ||
+    wav.samples.length === 0 ||
+    wav.samples.length > MAX_DOWNLOAD_SECONDS * wav.sampleRate
+  )
+    throw refused();
+  return wav;
 }
 
 const notSignedIn = () =>
@@ -83,6 +110,46 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         studio: true,
       });
     },
+  });
+
+  // Downloads in another format: the page sends back the WAV it made from the stream it heard, and
+  // gets it encoded, so a download is never synthesised (nor billed) twice. The WAV must be what
+  // the studio makes (mono 16-bit PCM at a voice's rate), at most `MAX_DOWNLOAD_SECONDS` long.
+  const voiceRates = () => new Set(allVoices().map((voice) => voice.sampleRate));
+  // Voice packs may be assigned while the service runs: the limit holds for any rate up to 48 kHz.
+  const downloadLimit = MAX_DOWNLOAD_SECONDS * 48_000 * 2 + 1024;
+  await app.register(async (downloads) => {
+    downloads.addContentTypeParser(
+      'audio/wav',
+      { parseAs: 'buffer', bodyLimit: downloadLimit },
+      (_r, body, done) => done(null, body),
+    );
+    downloads.post('/studio/download', async (request, reply) => {
+      const { accountId } = signedIn(request).user;
+      await countRequest(reply, context.rateLimit, {
+        key: `account:${accountId}`,
+        limit: context.requestsPerMinute,
+        per: 'account',
+      });
+      const { format } = request.query as { format?: unknown };
+      if (!isCompressedFormatName(format)) {
+        throw new ApiError('unsupported_format', 'format must be one of mp3, opus, flac', {
+          param: 'format',
+        });
+      }
+      const wav = studioWav(request.body, voiceRates());
+      const parts = await encodeAudio(
+        readyPool(context.pool),
+        wav.samples,
+        wav.sampleRate,
+        compressedFormats[format],
+      );
+      return reply
+        .header('Content-Type', compressedFormats[format].contentType)
+        .header('Content-Disposition', `attachment; filename="ijwi.${format}"`)
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.concat(parts));
+    });
   });
 
   app.post('/studio/tts', async (request, reply) => {

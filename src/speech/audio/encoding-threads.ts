@@ -4,8 +4,8 @@ import type { CompressedFormat } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
 
 /**
- * One stream's encoder on an encoding thread: PCM (16-bit little-endian, mono, at the format's
- * rate) in, the format's bytes out as they are ready. Calls are answered in order. `end` or
+ * One stream's encoder on an encoding thread: PCM (16-bit little-endian, mono, at the rate it was
+ * opened for) in, the format's bytes out as they are ready. Calls are answered in order. `end` or
  * `drop` must be called once the stream is over, or the thread keeps its encoder.
  */
 export interface EncodingStream {
@@ -52,8 +52,11 @@ export class EncodingThreads {
     return threads;
   }
 
-  /** Opens a stream of `format` on the least busy thread. */
-  open(format: CompressedFormat): EncodingStream {
+  /**
+   * Opens a stream of `format` on the least busy thread, for PCM at `inputRate` (by default the
+   * format's own rate; one the codec does not take is resampled on the thread).
+   */
+  open(format: CompressedFormat, inputRate: number = format.sampleRate): EncodingStream {
     const thread = this.#threads.reduce<Thread | undefined>(
       (a, b) => (a && a.open <= b.open ? a : b),
       undefined,
@@ -67,7 +70,7 @@ export class EncodingThreads {
       open = false;
     };
     const send = (message: ToEncoder) => thread.worker.postMessage(message);
-    send({ type: 'open', stream, format: format.name, sampleRate: format.sampleRate });
+    send({ type: 'open', stream, format: format.name, sampleRate: inputRate });
     const ask = (message: (request: number) => ToEncoder): Promise<Uint8Array> => {
       if (!open) return Promise.reject(new Error('the encoding stream is over'));
       const request = this.#nextRequest++;

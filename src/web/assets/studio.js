@@ -6,7 +6,8 @@
 // element through a media stream, so the element's own controls show the time advancing from
 // the first chunk. When the stream ends, the chunks are joined into a WAV file in the browser
 // (the same bytes the server sent, with an exact header): the element switches to that file
-// once the live playback has finished, for replay and seeking, and the download link offers it.
+// once the live playback has finished, for replay and seeking, and the download link offers it
+// (or, in another format, has the server encode it).
 
 const form = document.getElementById('studio-form');
 if (form instanceof HTMLFormElement) studio(form);
@@ -22,6 +23,8 @@ function studio(form) {
   const errorBox = byId('studio-error');
   const player = byId('player');
   const download = byId('download');
+  const downloadBox = byId('download-box');
+  const downloadFormat = byId('download-format');
   const example = byId('example');
   const stop = byId('stop');
   const rate = byId('rate');
@@ -38,11 +41,15 @@ function studio(form) {
     secondsPerCharacter: JSON.parse(data.secondsPerCharacter ?? '{}'),
     freeMaxSeconds: Number(data.freeMaxSeconds),
     maxChars: Number(data.maxChars),
+    maxDownloadSeconds: Number(data.maxDownloadSeconds),
   };
   // What the account has, as last reported by the server (the page, then each response's headers).
   const account = { balance: Number(data.balance), freeUses: Number(data.freeUses) };
   let current;
   let downloadUrl;
+  /** The WAV the download link offers, sent back to be encoded when another format is chosen. */
+  let downloadWav;
+  let downloadSeconds = 0;
 
   const characters = () => [...text.value.trim()].length;
   const usd = (tokens) => `${((tokens * config.tokenCents) / 100).toFixed(2)} USD`;
@@ -82,7 +89,8 @@ function studio(form) {
   function forgetClip() {
     if (downloadUrl) URL.revokeObjectURL(downloadUrl);
     downloadUrl = undefined;
-    download.hidden = true;
+    downloadWav = undefined;
+    downloadBox.hidden = true;
     player.srcObject = null;
     player.removeAttribute('src');
     player.load();
@@ -205,7 +213,8 @@ function studio(form) {
     function takeOver() {
       if (downloadUrl) URL.revokeObjectURL(downloadUrl);
       downloadUrl = undefined;
-      download.hidden = true;
+      downloadWav = undefined;
+      downloadBox.hidden = true;
       player.removeAttribute('src');
       player.srcObject = destination.stream;
       player.play().catch(() => {
@@ -294,6 +303,46 @@ function studio(form) {
       text_type: 'ssml',
     };
   }
+
+  // Another format than WAV: the WAV the page already has goes back to be encoded (never spoken
+  // or billed again), and the file comes back as a download.
+  async function downloadAs(format) {
+    if (downloadSeconds > config.maxDownloadSeconds) {
+      showError(
+        `Audio longer than ${Math.round(config.maxDownloadSeconds / 60)} minutes downloads as WAV only.`,
+      );
+      return;
+    }
+    const name = download.download.replace(/\.wav$/, `.${format}`);
+    setStatus(`Preparing ${name}…`);
+    try {
+      const response = await fetch(`/studio/download?format=${format}`, {
+        method: 'POST',
+        headers: { 'content-type': 'audio/wav', 'x-csrf-token': config.csrf },
+        body: downloadWav,
+      });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        showError(body.error?.message ?? 'The file could not be made. Please try again.');
+        return;
+      }
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setStatus(`Downloaded ${name}.`);
+    } catch {
+      showError('The file could not be made. Please try again.');
+    }
+  }
+
+  download.addEventListener('click', (event) => {
+    if (downloadFormat.value === 'wav' || !downloadWav) return;
+    event.preventDefault();
+    downloadAs(downloadFormat.value);
+  });
 
   function remember(label, url, seconds) {
     const item = document.createElement('li');
@@ -392,9 +441,11 @@ function studio(form) {
       busy(false);
       stop.disabled = false;
       downloadUrl = URL.createObjectURL(wav);
+      downloadWav = wav;
+      downloadSeconds = seconds;
       download.href = downloadUrl;
       download.download = `ijwi-${language.value}-${option.textContent?.split(' ')[0]?.toLowerCase() ?? 'voice'}.wav`;
-      download.hidden = false;
+      downloadBox.hidden = false;
       setStatus(`Generated ${seconds.toFixed(1)} s of audio. Playing…`);
       remember(
         `${option.textContent?.split(' ')[0] ?? 'Voice'}: ${input.slice(0, 40)}${input.length > 40 ? '…' : ''}`,

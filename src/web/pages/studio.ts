@@ -29,7 +29,14 @@ const EXAMPLES = {
   fr: 'Bonjour et merci de votre appel. Notre clinique ouvre à 8 heures ; comment puis-je vous aider ?',
 } as const;
 
-/** The studio: type text, pick a voice, hear it while it is generated, download the WAV. */
+/**
+ * The longest audio the studio offers in another format: the WAV comes back to the server whole
+ * (about 13 MB for five minutes at 22,050 Hz), a buffer that must stay bounded. Longer audio
+ * downloads as WAV, which the page has already.
+ */
+export const MAX_DOWNLOAD_SECONDS = 300;
+
+/** The studio: type text, pick a voice, hear it while it is generated, download it as WAV, MP3, Opus or FLAC. */
 export function studioPage(options: StudioPageOptions): SafeHtml {
   const main = html`<section class="page-head">
   <div class="container page-head-inner">
@@ -57,7 +64,8 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
       data-seconds-per-character="${JSON.stringify(options.secondsPerCharacter)}"
       data-free-max-seconds="${FREE_MAX_SECONDS}"
       data-minimum-top-up="${MINIMUM_TOP_UP}"
-      data-max-chars="${options.maxChars}">
+      data-max-chars="${options.maxChars}"
+      data-max-download-seconds="${MAX_DOWNLOAD_SECONDS}">
       <div class="studio-text">
         <div class="field">
           <div class="label-row">
@@ -101,7 +109,18 @@ export function studioPage(options: StudioPageOptions): SafeHtml {
         <div class="player">
           <audio id="player" controls preload="none" aria-label="Generated speech"></audio>
           <p class="meter" id="progress" aria-live="off">0:00 / 0:00</p>
-          <a id="download" class="btn btn-secondary btn-block" href="#" download="ijwi.wav" hidden>Download WAV</a>
+          <div id="download-box" class="download-box" hidden>
+            <div class="field">
+              <label for="download-format">Download as</label>
+              <select id="download-format">
+                <option value="wav" selected>WAV (lossless, largest)</option>
+                <option value="mp3">MP3 (plays everywhere)</option>
+                <option value="opus">Opus (smallest)</option>
+                <option value="flac">FLAC (lossless, smaller)</option>
+              </select>
+            </div>
+            <a id="download" class="btn btn-secondary btn-block" href="#" download="ijwi.wav">Download</a>
+          </div>
         </div>
       </div>
     </form>
