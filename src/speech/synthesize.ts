@@ -39,6 +39,12 @@ export interface SynthesisRequest {
    * context's later text is due only once the audio already sent has played.
    */
   readonly dueAt?: number;
+  /**
+   * Nobody hears the audio while it is made (a file): its clauses wait `FILE_SLACK_MS` behind
+   * streams'. By default, the voice's own rate (WAV) is taken for a file, every other target for
+   * a listener.
+   */
+  readonly file?: boolean;
   /** Yield `words` events: each clause's word timings once its audio has been yielded. */
   readonly words?: boolean;
   /**
@@ -266,7 +272,7 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
   };
   /** When step `index` is needed: once the audio before it has played, counting from the request. */
   const deadlineOf = (index: number): number => {
-    if (request.target.kind === 'native') return performance.now() + FILE_SLACK_MS;
+    if (request.file ?? request.target.kind === 'native') return performance.now() + FILE_SLACK_MS;
     if (index === 0) return startedAt;
     // Steps before `index - 1` have all been delivered; that one is estimated.
     return startedAt + (total / rate + shortest(steps[index - 1])) * 1000;

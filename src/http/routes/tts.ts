@@ -149,6 +149,7 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
         document: tts.document,
         voice: tts.voice,
         target: output.name === 'wav' ? { kind: 'native' } : { kind: 'compressed', format: output },
+        file: true,
         maxSeconds: tts.maxSeconds,
         signal: controller.signal,
         clauses: options.clauseCache?.forAccount(accountId),

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { compressedFormatNames, compressedFormats } from '../../../src/speech/audio/compressed-formats.ts';
+import { EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
+import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/format-encoders.ts';
+import { oggCrc } from '../../../src/speech/audio/ogg.ts';
+import { int16ToLittleEndianBytes } from '../../../src/speech/audio/pcm.ts';
+import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
+import { decode, noDecoder, probe } from '../../helpers/decoder.ts';
+import { speechLike } from '../../helpers/signals.ts';
+
+// The compressed formats' encoders, fed as the pipeline feeds them (uneven parts), heard back
+// through ffmpeg: the codec it recognises, the length and pitch of what went in.
+
+const RATE = 24_000;
+
+/** `samples` through a fresh encoder in parts of the given sizes, cycled. */
+function encodeInParts(
+  encoder: Awaited<ReturnType<MakeFormatEncoder>>,
+  samples: Int16Array,
+  sizes: readonly number[],
+) {
+  const parts: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < samples.length; i++) {
+    const size = sizes[i % sizes.length] ?? samples.length;
+    parts.push(encoder.encode(samples.subarray(at, at + size)));
+    at += size;
+  }
+  parts.push(encoder.end());
+  return Buffer.concat(parts);
+}
+
+describe('compressed-format encoders', { skip: noDecoder }, () => {
+  let make: MakeFormatEncoder;
+  before(async () => {
+    make = await loadFormatEncoders();
+  });
+
+  for (const format of compressedFormatNames) {
+    it(`${format}: speech in uneven parts decodes to the same length and pitch`, async () => {
+      const input = speechLike(RATE, 3);
+      const bytes = encodeInParts(await make(format, RATE), input, [2205, 480, 7, 12_000, 960]);
+      assert.equal((await probe(bytes)).codec, format);
+      const heard = await decode(bytes, RATE);
+      assert.ok(Math.abs(heard.length - input.length) <= input.length * 0.03, `${heard.length} samples`);
+      assert.ok(voicedShare(heard, RATE) > 0.5);
+      assert.ok(Math.abs(medianPitch(heard, RATE) - medianPitch(input, RATE)) < 5, 'the same pitch');
+    });
+  }
+
+  it('opus: a voice rate the codec does not take (22,050 Hz) is resampled, not sped up', async () => {
+    const input = speechLike(22_050, 2);
+    const heard = await decode(encodeInParts(await make('opus', 22_050), input, [2170]), 22_050);
+    assert.ok(Math.abs(heard.length - input.length) <= input.length * 0.03, `${heard.length} samples`);
+    assert.ok(Math.abs(medianPitch(heard, 22_050) - medianPitch(input, 22_050)) < 5, 'the same pitch');
+  });
+
+  it("opus: one part of 12 s (600 packets, past one page's 255 segments) goes in several pages", async () => {
+    const input = speechLike(RATE, 12);
+    const bytes = encodeInParts(await make('opus', RATE), input, [input.length]);
+    const pages = bytes.toString('latin1').split('OggS').length - 1;
+    assert.ok(pages >= 5, `${pages} pages`);
+    const heard = await decode(bytes, RATE);
+    assert.ok(Math.abs(heard.length - input.length) <= input.length * 0.03, `${heard.length} samples`);
+  });
+});
+
+describe('Ogg page checksum', () => {
+  it("is RFC 3533's CRC-32 (polynomial 0x04C11DB7, not reflected, no final XOR)", () => {
+    // The check value of this CRC (CRC-32/MPEG-2 without its initial and final inversion).
+    assert.equal(oggCrc(new TextEncoder().encode('123456789')), 0x89a1897f);
+    assert.equal(oggCrc(new Uint8Array(0)), 0);
+  });
+});
+
+describe('EncodingThreads', () => {
+  let threads: EncodingThreads;
+  before(async () => {
+    threads = await EncodingThreads.start(1);
+  });
+  after(async () => {
+    await threads.close();
+  });
+
+  it('encodes streams side by side, each in order, and refuses a stream used after its end', async () => {
+    const input = speechLike(RATE, 1);
+    const streams = compressedFormatNames.map((name) => threads.open(compressedFormats[name]));
+    const outputs = await Promise.all(
+      streams.map(async (stream) => {
+        const parts = [];
+        for (let at = 0; at < input.length; at += 4800) {
+          parts.push(await stream.encode(int16ToLittleEndianBytes(input.slice(at, at + 4800))));
+        }
+        parts.push(await stream.end());
+        return Buffer.concat(parts);
+      }),
+    );
+    assert.equal(outputs[0]?.subarray(0, 1)[0], 0xff, 'MP3 frame sync');
+    assert.equal(outputs[1]?.toString('latin1', 0, 4), 'OggS');
+    assert.equal(outputs[2]?.toString('latin1', 0, 4), 'fLaC');
+    await assert.rejects(streams[0]?.encode(new Uint8Array(2)) ?? Promise.resolve(), /over/);
+    // A dropped stream frees its encoder; the thread goes on with others.
+    const dropped = threads.open(compressedFormats.mp3);
+    await dropped.encode(int16ToLittleEndianBytes(input.slice(0, 4800)));
+    dropped.drop();
+    const after = threads.open(compressedFormats.flac);
+    assert.ok((await after.end()).byteLength > 0);
+  });
+});
