@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { joinBytes } from './audio/bytes.ts';
 import { createStreamEncoderCache } from './audio/encoder.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
@@ -38,18 +39,6 @@ async function engineFor(voice: EngineVoice): Promise<SpeechEngine> {
   const engine = await engines[voice.engine].load();
   loaded.set(voice.engine, engine);
   return engine;
-}
-
-/** One buffer of `length` bytes from `parts`; the part itself when it is the only one. */
-function join(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 /** Sends bytes without a copy when they own their whole buffer, which is the usual case. */
@@ -114,7 +103,7 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
   let batched = 0;
   const flush = () => {
     if (batched === 0) return;
-    sendChunk(jobId, join(batch, batched));
+    sendChunk(jobId, joinBytes(batch, batched));
     sent += batched;
     batch = [];
     batched = 0;

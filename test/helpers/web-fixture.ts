@@ -169,31 +169,25 @@ export class TestBrowser {
     body: Record<string, unknown>,
     headers: Record<string, string> = {},
   ): Promise<LightMyRequestResponse> {
-    const studio = await this.get('/studio');
-    const token = /data-csrf="([^"]+)"/.exec(studio.body)?.[1] ?? '';
-    return this.#keep(
-      await this.#app.inject({
-        method: 'POST',
-        url: '/studio/tts',
-        headers: {
-          'content-type': 'application/json',
-          origin: this.#origin,
-          'x-csrf-token': token,
-          ...this.#cookieHeader(),
-          ...headers,
-        },
-        payload: JSON.stringify(body),
-        remoteAddress: this.#address,
-      }),
-    );
+    return this.#fromStudio('/studio/tts', 'application/json', JSON.stringify(body), headers);
   }
 
-  /** What the studio page's script sends with a body of its own (a WAV for a download), with the session's token. */
+  /** What the studio page's script sends with a body of its own (a WAV for a download); `csrf: false` leaves the token out. */
   async postBytes(
     url: string,
     body: Uint8Array,
     contentType: string,
     csrf = true,
+  ): Promise<LightMyRequestResponse> {
+    return this.#fromStudio(url, contentType, Buffer.from(body), csrf ? {} : { 'x-csrf-token': '' });
+  }
+
+  /** A POST from the studio page's script, with the session's anti-forgery token read from the page. */
+  async #fromStudio(
+    url: string,
+    contentType: string,
+    payload: string | Buffer,
+    headers: Record<string, string>,
   ): Promise<LightMyRequestResponse> {
     const studio = await this.get('/studio');
     const token = /data-csrf="([^"]+)"/.exec(studio.body)?.[1] ?? '';
@@ -204,10 +198,11 @@ export class TestBrowser {
         headers: {
           'content-type': contentType,
           origin: this.#origin,
-          ...(csrf ? { 'x-csrf-token': token } : {}),
+          'x-csrf-token': token,
           ...this.#cookieHeader(),
+          ...headers,
         },
-        payload: Buffer.from(body),
+        payload,
         remoteAddress: this.#address,
       }),
     );

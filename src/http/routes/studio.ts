@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
 import { compressedFormats, isCompressedFormatName } from '../../speech/audio/compressed-formats.ts';
 import { parseWav, type WavContents } from '../../speech/audio/wav.ts';
@@ -112,6 +112,15 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
     },
   });
 
+  // The studio's requests count under the account, whoever's page sends them; a download counts as one.
+  const countForAccount = (reply: FastifyReply, accountId: string) =>
+    countRequest(
+      reply,
+      context.rateLimit,
+      { key: `account:${accountId}`, limit: context.requestsPerMinute, per: 'account' },
+      { metrics: context.metrics, path: 'studio' },
+    );
+
   // Downloads in another format: the page sends back the WAV it made from the stream it heard, and
   // gets it encoded, so a download is never synthesised (nor billed) twice. The WAV must be what
   // the studio makes (mono 16-bit PCM at a voice's rate), at most `MAX_DOWNLOAD_SECONDS` long.
@@ -125,12 +134,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       (_r, body, done) => done(null, body),
     );
     downloads.post('/studio/download', async (request, reply) => {
-      const { accountId } = signedIn(request).user;
-      await countRequest(reply, context.rateLimit, {
-        key: `account:${accountId}`,
-        limit: context.requestsPerMinute,
-        per: 'account',
-      });
+      await countForAccount(reply, signedIn(request).user.accountId);
       const { format } = request.query as { format?: unknown };
       if (!isCompressedFormatName(format)) {
         throw new ApiError('unsupported_format', 'format must be one of mp3, opus, flac', {
@@ -154,16 +158,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
 
   app.post('/studio/tts', async (request, reply) => {
     const { accountId } = signedIn(request).user;
-    await countRequest(
-      reply,
-      context.rateLimit,
-      {
-        key: `account:${accountId}`,
-        limit: context.requestsPerMinute,
-        per: 'account',
-      },
-      { metrics: context.metrics, path: 'studio' },
-    );
+    await countForAccount(reply, accountId);
     const parsed = parseTtsRequest(request.body, context.studioMaxChars);
     const tts = await withLexicon(parsed, accountId, context.lexicons);
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.

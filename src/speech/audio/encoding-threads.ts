@@ -27,9 +27,9 @@ interface Pending {
 
 /**
  * The threads that run the compressed-format encoders (MP3, Ogg Opus, FLAC). Encoding costs
- * milliseconds per second of audio (bench: `npm run bench -- formats`), tens of times what
- * espeak-ng spends making it: on the thread that answers requests it would hold back other
- * calls' first audio. Each stream stays on one thread, since its encoder keeps state.
+ * milliseconds per second of audio (`npm run bench -- --formats`), more than espeak-ng spends
+ * making it: on the thread that answers requests it would hold back other calls' first audio.
+ * Each stream stays on one thread, since its encoder keeps state.
  */
 export class EncodingThreads {
   readonly #threads: Thread[] = [];

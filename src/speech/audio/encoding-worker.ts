@@ -5,7 +5,7 @@ import { loadFormatEncoders } from './format-encoders.ts';
 import { littleEndianBytesToInt16 } from './pcm.ts';
 
 // An encoding thread: the streams' compressed-format encoders, away from the thread that answers
-// requests (an MP3 second costs milliseconds, tens of times what the engine spends on it).
+// requests (a second of MP3 costs milliseconds, more than espeak-ng spends making it).
 
 const port = parentPort;
 if (!port) throw new Error('encoding-worker must run in a worker thread');

@@ -1,4 +1,5 @@
 import createFlac from 'libflacjs';
+import { joinBytes } from './bytes.ts';
 import type { FormatEncoder } from './compressed-formats.ts';
 
 // FLAC by libFLAC compiled to JavaScript (`libflacjs`). Given no seek callback, the encoder
@@ -37,9 +38,9 @@ export async function flacEncoders(): Promise<(sampleRate: number) => FormatEnco
     });
     if (status !== 0) throw new Error(`libFLAC could not start a stream (status ${status})`);
     const take = (): Uint8Array => {
-      const bytes = out.length === 1 ? (out[0] as Uint8Array) : Buffer.concat(out);
+      const bytes = joinBytes(out);
       out = [];
-      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return bytes;
     };
     let open = true;
     const close = () => {

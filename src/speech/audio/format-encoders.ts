@@ -1,3 +1,4 @@
+import { joinBytes } from './bytes.ts';
 import {
   COMPRESSED_SAMPLE_RATE,
   type CompressedFormatName,
@@ -24,11 +25,7 @@ function resampled(encoder: FormatEncoder, resampler: Resampler): FormatEncoder 
     encode: (samples) => encoder.encode(resampler.process(samples)),
     end() {
       const tail = encoder.encode(resampler.flush());
-      const rest = encoder.end();
-      const out = new Uint8Array(tail.byteLength + rest.byteLength);
-      out.set(tail);
-      out.set(rest, tail.byteLength);
-      return out;
+      return joinBytes([tail, encoder.end()]);
     },
     drop() {
       resampler.reset();

@@ -4,6 +4,8 @@
  * short packets needs: each page can leave as soon as its packets are encoded.
  */
 
+import { joinBytes } from './bytes.ts';
+
 /** One encoded packet and the stream's granule position once it is decoded. */
 export interface OggPacket {
   readonly data: Uint8Array;
@@ -69,7 +71,7 @@ export class OggStreamWriter {
       pages.push(this.#page(packets.slice(start, end), last && end === packets.length));
       start = end;
     }
-    return pages.length === 1 ? (pages[0] as Uint8Array) : concat(pages);
+    return joinBytes(pages);
   }
 
   #page(packets: readonly OggPacket[], last: boolean): Uint8Array {
@@ -99,17 +101,4 @@ export class OggStreamWriter {
     view.setUint32(22, oggCrc(page), true);
     return page;
   }
-}
-
-/** One buffer holding `parts` in order. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.byteLength;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }

@@ -1,6 +1,7 @@
 import OpusScript from 'opusscript';
+import { joinBytes } from './bytes.ts';
 import type { FormatEncoder } from './compressed-formats.ts';
-import { concat, type OggPacket, OggStreamWriter } from './ogg.ts';
+import { type OggPacket, OggStreamWriter } from './ogg.ts';
 
 // Ogg Opus (RFC 7845) by libopus compiled to WebAssembly (`opusscript`), in pages of our own
 // (ogg.ts). Each call to `encode` ends with a page, so audio leaves as the clauses are spoken.
@@ -62,7 +63,7 @@ export function opusEncoders(): (sampleRate: OpusRate) => FormatEncoder {
     let pendingLength = 0;
     let encoded = 0;
     let heard = 0;
-    let headers: Uint8Array | undefined = concat([
+    let headers: Uint8Array | undefined = joinBytes([
       ogg.pages([{ data: opusHead(sampleRate), granule: 0n }]),
       ogg.pages([{ data: opusTags(), granule: 0n }]),
     ]);
@@ -89,7 +90,7 @@ export function opusEncoders(): (sampleRate: OpusRate) => FormatEncoder {
     };
     const withHeaders = (pages: Uint8Array): Uint8Array => {
       if (!headers) return pages;
-      const first = concat([headers, pages]);
+      const first = joinBytes([headers, pages]);
       headers = undefined;
       return first;
     };
