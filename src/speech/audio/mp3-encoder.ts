@@ -19,13 +19,24 @@ type Lame = WasmMediaEncoder<'audio/mpeg'>;
 export async function mp3Encoders(): Promise<(sampleRate: number) => Promise<FormatEncoder>> {
   const path = createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3');
   const module = await WebAssembly.compile(await readFile(path));
-  const idle: Lame[] = [];
-  return async (sampleRate) => {
-    const lame = idle.pop() ?? (await createEncoder('audio/mpeg', module));
+  // Kept configured for the rate they last had: setting LAME up takes milliseconds, which a new
+  // stream's first frame would otherwise wait for. A finished encoder is set up again at once.
+  const idle: { lame: Lame; sampleRate: number }[] = [];
+  const configured = (lame: Lame, sampleRate: number) => {
     lame.configure({ sampleRate, channels: 1, bitrate: BITRATE });
+    return lame;
+  };
+  const take = async (sampleRate: number): Promise<Lame> => {
+    const same = idle.findIndex((kept) => kept.sampleRate === sampleRate);
+    if (same >= 0) return (idle.splice(same, 1)[0] as { lame: Lame }).lame;
+    const other = idle.pop()?.lame ?? (await createEncoder('audio/mpeg', module));
+    return configured(other, sampleRate);
+  };
+  return async (sampleRate) => {
+    const lame = await take(sampleRate);
     let open = true;
     const release = () => {
-      if (open && idle.length < KEEP_IDLE) idle.push(lame);
+      if (open && idle.length < KEEP_IDLE) idle.push({ lame: configured(lame, sampleRate), sampleRate });
       open = false;
     };
     return {
