@@ -123,6 +123,21 @@ for (const kind of [localStores(), s3Stores()]) {
       await store.delete(id);
     });
 
+    it('keeps a file under its kind: found by id and extension together, removed and swept as such', async () => {
+      const store = await kind.make();
+      const { id } = await store.save([bytes], 'opus');
+      assert.equal((await store.open(id, 'opus'))?.size, 1000);
+      assert.equal(await store.open(id), undefined, 'not a WAV');
+      assert.equal(await store.open(id, 'mp3'), undefined);
+      await store.delete(id, 'mp3');
+      assert.ok(await store.open(id, 'opus'), 'deleting another kind leaves it');
+      const { id: other } = await store.save([bytes], 'flac');
+      await store.delete(other, 'flac');
+      assert.equal(await store.open(other, 'flac'), undefined);
+      assert.equal(await store.sweep(new Date(Date.now() + DEFAULT_FILE_LIFETIME_MS + HOUR)), 1);
+      assert.equal(await store.open(id, 'opus'), undefined);
+    });
+
     it('keeps saves running side by side apart, each under its own id', async () => {
       const store = await kind.make();
       const saved = await Promise.all(
