@@ -225,27 +225,28 @@ export async function* synthesize(
 
 /**
  * The pipeline's PCM through a stream's encoder: each part of the audio as soon as the encoder
- * gives bytes for it (MP3 frames, Ogg pages), the rest at the end; the summary counts the encoded
- * bytes and the seconds heard. The encoder is released however the stream ends.
+ * gives bytes for it (MP3 frames, Ogg pages), the rest at the end. The summary is the PCM's, as
+ * for every target (`bytes` 0 when nothing was spoken: then nothing is encoded either, not even
+ * a container's header, so an empty stream is never taken for audio). The encoder is released
+ * however the stream ends.
  */
 async function* compress(
   events: AsyncGenerator<SynthesisEvent>,
   encoder: EncodingStream,
 ): AsyncGenerator<SynthesisEvent> {
-  let bytes = 0;
   let ended = false;
-  const audio = (encoded: Uint8Array): SynthesisEvent[] => {
-    bytes += encoded.byteLength;
-    return encoded.byteLength > 0 ? [{ type: 'audio', bytes: encoded }] : [];
-  };
+  const audio = (encoded: Uint8Array): SynthesisEvent[] =>
+    encoded.byteLength > 0 ? [{ type: 'audio', bytes: encoded }] : [];
   try {
     for await (const event of events) {
       if (event.type === 'audio') {
         yield* audio(await encoder.encode(event.bytes));
       } else if (event.type === 'end') {
-        ended = true;
-        yield* audio(await encoder.end());
-        yield { ...event, bytes };
+        if (event.bytes > 0) {
+          ended = true;
+          yield* audio(await encoder.end());
+        }
+        yield event;
       } else {
         yield event;
       }
