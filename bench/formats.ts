@@ -10,7 +10,7 @@ import { findVoice, type Voice } from '../src/speech/voices.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 import type { Turn } from './turns.ts';
 
-// The output formats' cost (`npm run bench -- --formats`, and at the end of the full run): each
+// The output formats' cost (`npm run bench -- --only formats`, and at the end of the full run): each
 // encoder alone on real speech, each format through the whole pipeline (first byte and real-time
 // factor, beside WAV in the same run), and a WAV call's first byte while MP3 streams are encoded,
 // beside the same while PCM streams run. Ratios, not absolute times, are what carry over.

@@ -27,7 +27,7 @@ interface Pending {
 
 /**
  * The threads that run the compressed-format encoders (MP3, Ogg Opus, FLAC). Encoding costs
- * milliseconds per second of audio (`npm run bench -- --formats`), more than espeak-ng spends
+ * milliseconds per second of audio (`npm run bench -- --only formats`), more than espeak-ng spends
  * making it: on the thread that answers requests it would hold back other calls' first audio.
  * Each stream stays on one thread, since its encoder keeps state.
  */
