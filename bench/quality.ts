@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -11,6 +12,7 @@ import { EnginePool } from '../src/speech/pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { frontEndFor } from '../src/speech/text/front-end.ts';
 import { brighter, deeper, type Voice, voicesOf } from '../src/speech/voices.ts';
+import { ablations, type BenchVoice, baseSpeakerOf, featureNames } from './accent-ablation.ts';
 import { wordErrors } from './word-errors.ts';
 
 // `npm run bench:quality`: how intelligible each English voice is. Every sentence of
@@ -18,16 +20,24 @@ import { wordErrors } from './word-errors.ts';
 // model) and scored by word error rate against the sentence as Ijwi's English normalisation
 // spells it out. Debian's own `flite` voices and the English voices as they were on espeak-ng
 // speak the same words, as references. Not part of `npm test`: it needs Debian packages (see
-// README.md) and a few minutes.
+// README.md) and a few minutes. `--voices 3,4` speaks only those English voices (by speaker_id);
+// `--ablation` adds each African English voice with each accent rule or voice setting switched
+// off, and the US voice of the same speaker, to compare with (accent-ablation.ts).
 
 const run = promisify(execFile);
 const { values } = parseArgs({
   options: {
     sentences: { type: 'string' },
     only: { type: 'string' },
-    out: { type: 'string', default: 'bench/results/quality.json' },
+    voices: { type: 'string' },
+    ablation: { type: 'boolean', default: false },
+    cache: { type: 'string' },
+    out: { type: 'string' },
   },
 });
+/** A run of some voices only, or with the ablation, keeps the whole run's file as it is. */
+const partial = values.voices !== undefined || values.ablation || values.only !== undefined;
+const out = values.out ?? (partial ? 'bench/results/quality-partial.json' : 'bench/results/quality.json');
 const SAMPLE_RATE = 16_000;
 const all: string[] = JSON.parse(readFileSync(new URL('quality-sentences.json', import.meta.url), 'utf8'));
 const sentences = values.sentences === undefined ? all : all.slice(0, Number(values.sentences));
@@ -118,11 +128,31 @@ function debianSpeaker(voice: string): Speaker {
   };
 }
 
+/**
+ * Transcripts by the SHA-256 of the WAV: speech is deterministic, and so is the recogniser, so a
+ * sentence that a voice of the ablation says as another voice does is transcribed once (most
+ * rules touch a few sentences only). `--cache FILE` keeps them between runs.
+ */
+const transcripts = new Map<string, Promise<string>>(
+  values.cache !== undefined && existsSync(values.cache)
+    ? Object.entries(JSON.parse(readFileSync(values.cache, 'utf8')) as Record<string, string>).map(
+        ([hash, text]) => [hash, Promise.resolve(text)],
+      )
+    : [],
+);
+
 async function transcribe(path: string): Promise<string> {
-  const { stdout } = await run('pocketsphinx_continuous', ['-infile', path, '-logfn', '/dev/null'], {
-    maxBuffer: 1 << 20,
-  });
-  return stdout.trim();
+  const hash = createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+  let transcript = transcripts.get(hash);
+  if (transcript === undefined) {
+    transcript = run('pocketsphinx_continuous', ['-infile', path, '-logfn', '/dev/null'], {
+      maxBuffer: 1 << 20,
+    }).then(({ stdout }) => stdout.trim());
+    transcripts.set(hash, transcript);
+  }
+  return transcript;
 }
 
 interface Scored {
@@ -169,6 +199,46 @@ async function accentedWords(pool: EnginePool, voice: Voice): Promise<{ words: n
   return { words, differ };
 }
 
+const percent = (part: number, whole: number): number => Math.round((100 * part) / whole);
+
+/**
+ * The ablation's table: for each feature switched off, each accented voice's word error rate,
+ * its ratio to the same speaker's US voice in this run, and the words it still says otherwise
+ * than the US voice.
+ */
+function printAblation(
+  results: readonly Scored[],
+  accents: readonly { voice: string; words: number; differ: number }[],
+): void {
+  const werOf = (voice: Voice) => results.find((r) => r.voice === labelOf({ voice, of: voice }))?.wer;
+  const accented = ijwiVoices.filter(
+    ({ voice, off }) => off === undefined && voice.group === 'african-english',
+  );
+  const head = accented.flatMap(({ voice }) => {
+    const base = baseSpeakerOf(voice, voicesOf('en'));
+    return [`${voice.name} WER`, `x ${base?.name ?? '?'}`, `${voice.name} said otherwise`];
+  });
+  console.log(`\n| switched off | ${head.join(' | ')} |`);
+  console.log(`|---|${head.map(() => '---').join('|')}|`);
+  const rows = [undefined, ...Object.keys(featureNames)] as (keyof typeof featureNames | undefined)[];
+  for (const off of rows) {
+    const cells = accented.flatMap(({ voice }) => {
+      const bench = ijwiVoices.find((b) => b.of === voice && b.off === off);
+      if (bench === undefined) return ['', '', ''];
+      const wer = results.find((r) => r.voice === labelOf(bench))?.wer;
+      const base = baseSpeakerOf(voice, voicesOf('en'));
+      const baseWer = base === undefined ? undefined : werOf(base);
+      const accent = accents.find((a) => a.voice === bench.voice.name);
+      return [
+        wer === undefined ? '' : `${wer} %`,
+        wer === undefined || baseWer === undefined ? '' : `${(wer / baseWer).toFixed(2)}`,
+        accent === undefined ? '' : `${accent.differ} (${percent(accent.differ, accent.words)} %)`,
+      ];
+    });
+    console.log(`| ${off === undefined ? 'nothing' : featureNames[off]} | ${cells.join(' | ')} |`);
+  }
+}
+
 await run('pocketsphinx_continuous', ['-h']).catch((error: Error & { code?: string }) => {
   if (error.code === 'ENOENT') {
     console.error('pocketsphinx_continuous is missing: see bench/README.md, "Intelligibility"');
@@ -177,12 +247,33 @@ await run('pocketsphinx_continuous', ['-h']).catch((error: Error & { code?: stri
 });
 const pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] } });
 const work = await mkdtemp(join(tmpdir(), 'ijwi-quality-'));
+/** The catalogue's English voices this run speaks, and the voices built from them. */
+function benchVoices(): BenchVoice[] {
+  const english = voicesOf('en');
+  const ids = values.voices?.split(',').map(Number);
+  const chosen = english.filter((voice) => ids === undefined || ids.includes(voice.speakerId));
+  if (!values.ablation) return chosen.map((voice) => ({ voice, of: voice }));
+  const bases = chosen.flatMap((voice) => {
+    const base = voice.engineVoice.engine === 'flite' ? baseSpeakerOf(voice, english) : undefined;
+    return base === undefined || base === voice ? [] : [base];
+  });
+  const catalogue = english.filter((voice) => chosen.includes(voice) || bases.includes(voice));
+  return [
+    ...catalogue.map((voice) => ({ voice, of: voice })),
+    ...chosen.flatMap((voice) => ablations(voice)),
+  ];
+}
+const ijwiVoices = benchVoices();
+const labelOf = ({ voice }: BenchVoice) =>
+  voice.name.includes(' without ') ? voice.name : `${voice.name} (${voice.speakerId}, ${voice.group})`;
 const speakers: Speaker[] = [
-  ...voicesOf('en').map((voice) =>
-    ijwiSpeaker(pool, voice, `${voice.name} (${voice.speakerId}, ${voice.group})`),
-  ),
-  ...oldEspeakVoices.map((voice) => ijwiSpeaker(pool, voice, voice.name)),
-  ...debianFliteVoices.map(debianSpeaker),
+  ...ijwiVoices.map((bench) => ijwiSpeaker(pool, bench.voice, labelOf(bench))),
+  ...(values.voices === undefined && !values.ablation
+    ? [
+        ...oldEspeakVoices.map((voice) => ijwiSpeaker(pool, voice, voice.name)),
+        ...debianFliteVoices.map(debianSpeaker),
+      ]
+    : []),
 ].filter((speaker) => values.only === undefined || new RegExp(values.only, 'i').test(speaker.label));
 try {
   // Two voices at a time, one per core, each in its own folder.
@@ -207,15 +298,21 @@ try {
   console.log('|---|---|---|');
   for (const r of results) console.log(`| ${r.voice} | ${r.engine} | ${r.wer} % |`);
   const accents = [];
-  for (const voice of voicesOf('en').filter((v) => v.group === 'african-english')) {
-    const { words, differ } = await accentedWords(pool, voice);
-    accents.push({ voice: voice.name, words, differ });
-    console.log(
-      `\n${voice.name}: ${differ} of ${words} words (${Math.round((100 * differ) / words)} %) said otherwise than by the US voices`,
-    );
+  for (const bench of ijwiVoices.filter(({ of }) => of.group === 'african-english')) {
+    const { words, differ } = await accentedWords(pool, bench.voice);
+    accents.push({ voice: bench.voice.name, words, differ });
+    if (bench.off === undefined)
+      console.log(
+        `\n${bench.voice.name}: ${differ} of ${words} words (${percent(differ, words)} %) said otherwise than by the US voices`,
+      );
   }
+  if (values.ablation) printAblation(results, accents);
   const report = { sentences: sentences.length, results, accents };
-  await writeFile(values.out, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  if (values.cache !== undefined) {
+    const entries = await Promise.all([...transcripts].map(async ([hash, text]) => [hash, await text]));
+    await writeFile(values.cache, JSON.stringify(Object.fromEntries(entries)));
+  }
 } finally {
   await pool.close();
   await rm(work, { recursive: true, force: true });

@@ -4,6 +4,9 @@ import {
   africanWord,
   dropR,
   fullVowels,
+  lettEr,
+  nearCure,
+  nurse,
   openA,
   stopTh,
 } from '../../../src/speech/engines/flite/african-english.ts';
@@ -37,13 +40,17 @@ describe('African English rules', () => {
   });
 
   it('says NURSE as [ɛ] ("bird" [bɛd]), unstressed er as [a] ("doctor" [dɔkta])', () => {
-    assert.equal(ipa(dropR('b er1 d'.split(' '))), 'bˈɛd');
-    assert.equal(ipa(dropR('d aa1 k t er0'.split(' '))), 'dˈɑktɑ');
+    assert.equal(ipa(nurse('b er1 d'.split(' '))), 'bˈɛd');
+    assert.equal(ipa(lettEr('d aa1 k t er0'.split(' '))), 'dˈɑktɑ');
+    assert.deepEqual(nurse('d aa1 k t er0'.split(' ')), 'd aa1 k t er0'.split(' '));
+    assert.deepEqual(lettEr('b er1 d'.split(' ')), 'b er1 d'.split(' '));
   });
 
   it('ends NEAR and CURE in [a] where the r was: "near" [nia], "sure" [ʃua]', () => {
-    assert.equal(ipa(dropR('n ih1 r'.split(' '))), 'nˈiɑ');
-    assert.equal(ipa(dropR('sh uh1 r'.split(' '))), 'ʃˈuɑ');
+    assert.equal(ipa(nearCure('n ih1 r'.split(' '))), 'nˈiɑ');
+    assert.equal(ipa(nearCure('sh uh1 r'.split(' '))), 'ʃˈuɑ');
+    // An r before a vowel stays: "period", "during".
+    assert.deepEqual(nearCure('p ih1 r iy0 ax0 d'.split(' ')), 'p ih1 r iy0 ax0 d'.split(' '));
   });
 
   it('merges TRAP and STRUT in one open [a]: "thank", "cut"; unstressed schwa is left alone', () => {

@@ -14,28 +14,51 @@ export function stopTh(phones: readonly string[]): string[] {
   return phones.map((phone) => (phone === 'th' ? 't' : phone === 'dh' ? 'd' : phone));
 }
 
+/** Whether `phones[i]` is followed by a vowel of the same word. */
+const beforeVowel = (phones: readonly string[], i: number): boolean => {
+  const next = phones[i + 1];
+  return next !== undefined && isVowel(next);
+};
+
+/** NURSE is [ɛ] where US English has a stressed r-coloured vowel: "bird" [bɛd], "first" [fɛst]. */
+export function nurse(phones: readonly string[]): string[] {
+  return phones.map((phone) =>
+    baseOf(phone) === 'er' && stressOf(phone) !== '0' ? `eh${stressOf(phone)}` : phone,
+  );
+}
+
+/** Unstressed -er (lettER) is [a]: "doctor" [dɔkta], "number" [namba]. */
+export function lettEr(phones: readonly string[]): string[] {
+  return phones.map((phone) => (phone === 'er0' ? 'aa0' : phone));
+}
+
 /**
- * Non-rhotic: /r/ is spoken only before a vowel. The r-coloured vowel becomes a plain one:
- * NURSE [ɛ] ("bird" [bɛd]) when stressed, [a] when not ("doctor" [dɔkta]); NEAR and CURE end
- * in [a] where the /r/ was ("near" [nia], "sure" [ʃua]).
+ * NEAR and CURE end in [a] where the /r/ was: "near" [nia], "sure" [ʃua]; the r, not before a
+ * vowel, goes.
  */
-export function dropR(phones: readonly string[]): string[] {
+export function nearCure(phones: readonly string[]): string[] {
   const out: string[] = [];
   for (const [i, phone] of phones.entries()) {
-    const next = phones[i + 1];
-    if (phone.startsWith('er') && isVowel(phone)) {
-      out.push(stressOf(phone) === '0' ? 'aa0' : `eh${stressOf(phone)}`);
-    } else if (phone === 'r' && (next === undefined || !isVowel(next))) {
-      const before = out.at(-1);
-      if (before && (baseOf(before) === 'ih' || baseOf(before) === 'uh')) {
-        out[out.length - 1] = `${baseOf(before) === 'ih' ? 'iy' : 'uw'}${stressOf(before)}`;
-        out.push('aa0');
-      }
+    const before = out.at(-1);
+    const base = before === undefined ? undefined : baseOf(before);
+    if (
+      phone === 'r' &&
+      !beforeVowel(phones, i) &&
+      before !== undefined &&
+      (base === 'ih' || base === 'uh')
+    ) {
+      out[out.length - 1] = `${base === 'ih' ? 'iy' : 'uw'}${stressOf(before)}`;
+      out.push('aa0');
     } else {
       out.push(phone);
     }
   }
   return out;
+}
+
+/** Non-rhotic: /r/ is spoken only before a vowel, "park" [pak], "for" [fɔ]; "red", "very" keep it. */
+export function dropR(phones: readonly string[]): string[] {
+  return phones.filter((phone, i) => phone !== 'r' || beforeVowel(phones, i));
 }
 
 /**
@@ -109,11 +132,42 @@ function namingLetter(group: string): string {
 }
 
 /**
- * One word in African English: the vowels first (spelling-based full vowels, then the open [a]),
- * then the consonants. Rhythm is left to the voices' slower pace (their duration stretch):
- * giving every unstressed vowel secondary stress, as a syllable-timing rule, cost more words
- * in the intelligibility bench than any other rule (bench/README.md).
+ * The accent's rules, each a feature the cited phonologies describe. The voices apply all of
+ * them; the intelligibility bench builds voices with one left out, to measure what each costs.
  */
-export function africanWord(word: LexiconWord): string[] {
-  return dropR(stopTh(openA(fullVowels(word))));
+export const africanEnglishRules = [
+  'thStopping',
+  'nonRhotic',
+  'nurse',
+  'lettEr',
+  'nearCure',
+  'fullVowels',
+  'trapStrut',
+] as const;
+export type AfricanEnglishRule = (typeof africanEnglishRules)[number];
+
+/**
+ * One word in African English: the vowels first (spelling-based full vowels, then the open [a]),
+ * then the consonants and the r-coloured vowels. Rhythm is left to the voices' pace (their
+ * duration stretch): giving every unstressed vowel secondary stress, as a syllable-timing rule,
+ * cost more words in the intelligibility bench than any other rule (bench/README.md).
+ */
+export function africanWord(
+  word: LexiconWord,
+  rules: readonly AfricanEnglishRule[] = africanEnglishRules,
+): string[] {
+  const on = new Set(rules);
+  const steps: [AfricanEnglishRule, (phones: readonly string[]) => string[]][] = [
+    ['fullVowels', (phones) => fullVowels({ spelling: word.spelling, phones })],
+    ['trapStrut', openA],
+    ['thStopping', stopTh],
+    ['nurse', nurse],
+    ['lettEr', lettEr],
+    ['nearCure', nearCure],
+    ['nonRhotic', dropR],
+  ];
+  return steps.reduce<string[]>(
+    (phones, [rule, step]) => (on.has(rule) ? step(phones) : phones),
+    [...word.phones],
+  );
 }

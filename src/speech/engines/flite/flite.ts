@@ -1,6 +1,6 @@
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { packageVersion } from '../package-version.ts';
-import { africanWord } from './african-english.ts';
+import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
@@ -18,6 +18,11 @@ export interface FliteVoice extends EngineVoice {
   readonly stretch: number;
   /** Spoken with this accent's phone rules instead of the lexicon's US English (african-english.ts). */
   readonly accent?: 'african-english';
+  /**
+   * The accent's rules this voice applies; absent: all of them. Only the intelligibility bench
+   * sets it, to build a voice with one rule left out (its ablation); no client can.
+   */
+  readonly accentRules?: readonly AfricanEnglishRule[];
 }
 
 /**
@@ -240,7 +245,7 @@ class FliteEngine implements SpeechEngine {
     const lexicon = lexiconWords(words, this.#runner.run(lookup).printed);
     if (lexicon === undefined) return undefined;
     if (voice.accent !== 'african-english') return lexicon;
-    return lexicon.map((word) => ({ ...word, phones: africanWord(word) }));
+    return lexicon.map((word) => ({ ...word, phones: africanWord(word, voice.accentRules) }));
   }
 }
 

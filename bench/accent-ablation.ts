@@ -1,0 +1,86 @@
+import { type AfricanEnglishRule, africanEnglishRules } from '../src/speech/engines/flite/african-english.ts';
+import type { FliteVoice } from '../src/speech/engines/flite/flite.ts';
+import type { Voice } from '../src/speech/voices.ts';
+
+// The ablation of `npm run bench:quality -- --ablation`: each African English voice built again
+// with one accent rule or one voice setting left out, so that the bench measures what each
+// feature costs in words and how much of the accent it carries. These voices exist only here:
+// the service's voices are the catalogue's, with every rule.
+
+/** What a rule or setting is called in the bench's table. */
+export const featureNames: Readonly<
+  Record<AfricanEnglishRule | 'everyRule' | 'pitchHz' | 'stretch', string>
+> = {
+  thStopping: 'th-stopping',
+  nonRhotic: 'non-rhotic',
+  nurse: 'NURSE [ɛ]',
+  lettEr: 'unstressed -er [a]',
+  nearCure: 'NEAR/CURE [ia ua]',
+  fullVowels: 'full vowels from spelling',
+  trapStrut: 'TRAP/STRUT [a]',
+  everyRule: 'every rule',
+  pitchHz: 'pitch target',
+  stretch: 'duration stretch',
+};
+export type Feature = keyof typeof featureNames;
+
+/** A voice of the bench: a catalogue voice, or one built from it with a feature switched off. */
+export interface BenchVoice {
+  readonly voice: Voice;
+  /** The catalogue voice it is built from (itself for a catalogue voice). */
+  readonly of: Voice;
+  readonly off?: Feature;
+}
+
+const isFlite = (voice: Voice): voice is Voice & { engineVoice: FliteVoice } =>
+  voice.engineVoice.engine === 'flite';
+
+/** The voice with `feature` switched off: one rule fewer, or the speaker's own pitch or pace. */
+function without(voice: Voice & { engineVoice: FliteVoice }, feature: Feature): Voice {
+  const { pitchHz: _pitch, ...ownPitch } = voice.engineVoice;
+  const rules = voice.engineVoice.accentRules ?? africanEnglishRules;
+  const engineVoice: FliteVoice =
+    feature === 'pitchHz'
+      ? ownPitch
+      : feature === 'stretch'
+        ? { ...voice.engineVoice, stretch: 1 }
+        : {
+            ...voice.engineVoice,
+            accentRules: feature === 'everyRule' ? [] : rules.filter((rule) => rule !== feature),
+          };
+  return { ...voice, name: `${voice.name} without ${featureNames[feature]}`, engineVoice };
+}
+
+/**
+ * An accented voice once for each feature it has, with that feature off: each rule, then all of
+ * them at once (the voice's pronunciations still go through the lexicon addenda, unchanged: what
+ * is left is the voice settings' cost), its pitch target if it sets one, its duration stretch if
+ * it is not the speaker's own.
+ */
+export function ablations(voice: Voice): BenchVoice[] {
+  if (!isFlite(voice) || voice.engineVoice.accent === undefined) return [];
+  const { pitchHz, stretch } = voice.engineVoice;
+  const features: Feature[] = [
+    ...africanEnglishRules,
+    'everyRule',
+    ...(pitchHz === undefined ? [] : (['pitchHz'] as const)),
+    ...(stretch === 1 ? [] : (['stretch'] as const)),
+  ];
+  return features.map((off) => ({ voice: without(voice, off), of: voice, off }));
+}
+
+/**
+ * The US voice an accented voice is compared with: the same recorded speaker at its own pitch
+ * and pace (Amani: Grace; Baraka: James).
+ */
+export function baseSpeakerOf(voice: Voice, voices: readonly Voice[]): Voice | undefined {
+  if (!isFlite(voice)) return undefined;
+  return voices.find(
+    (other) =>
+      isFlite(other) &&
+      other.engineVoice.accent === undefined &&
+      other.engineVoice.voice === voice.engineVoice.voice &&
+      other.engineVoice.pitchHz === undefined &&
+      other.engineVoice.stretch === 1,
+  );
+}
