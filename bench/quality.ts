@@ -151,8 +151,19 @@ async function transcribe(path: string): Promise<string> {
       maxBuffer: 1 << 20,
     }).then(({ stdout }) => stdout.trim());
     transcripts.set(hash, transcript);
+    const cache = values.cache;
+    if (cache !== undefined) saving = saving.then(() => transcript).then(() => saveTranscripts(cache));
   }
   return transcript;
+}
+
+/** The cache file's writes, one after another. */
+let saving: Promise<unknown> = Promise.resolve();
+
+/** Writes every transcript so far to `file`, so that a run cut short keeps what it heard. */
+async function saveTranscripts(file: string): Promise<void> {
+  const entries = await Promise.all([...transcripts].map(async ([hash, text]) => [hash, await text]));
+  await writeFile(file, JSON.stringify(Object.fromEntries(entries)));
 }
 
 interface Scored {
@@ -309,10 +320,7 @@ try {
   if (values.ablation) printAblation(results, accents);
   const report = { sentences: sentences.length, results, accents };
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-  if (values.cache !== undefined) {
-    const entries = await Promise.all([...transcripts].map(async ([hash, text]) => [hash, await text]));
-    await writeFile(values.cache, JSON.stringify(Object.fromEntries(entries)));
-  }
+  await saving;
 } finally {
   await pool.close();
   await rm(work, { recursive: true, force: true });

@@ -46,6 +46,12 @@ describe('African English rules', () => {
     assert.deepEqual(lettEr('b er1 d'.split(' ')), 'b er1 d'.split(' '));
   });
 
+  it('keeps the r of an r-coloured vowel before a vowel: "every" [ɛvari], "arrive", "hurry"', () => {
+    assert.equal(ipa(lettEr('eh1 v er0 iy0'.split(' '))), 'ˈɛvɑɹi');
+    assert.equal(ipa(lettEr('er0 ay1 v'.split(' '))), 'ɑɹˈaɪv');
+    assert.equal(ipa(nurse('hh er1 iy0'.split(' '))), 'hˈɛɹi');
+  });
+
   it('ends NEAR and CURE in [a] where the r was: "near" [nia], "sure" [ʃua]', () => {
     assert.equal(ipa(nearCure('n ih1 r'.split(' '))), 'nˈiɑ');
     assert.equal(ipa(nearCure('sh uh1 r'.split(' '))), 'ʃˈuɑ');

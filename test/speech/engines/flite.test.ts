@@ -135,6 +135,22 @@ describe('Flite engine', () => {
     assert.equal(pool.queued, 0);
   });
 
+  it('changes only the words its accent says otherwise, leaving the rest to Flite in context', async () => {
+    const accented = voice('slt', { accent: 'african-english' });
+    // No word of this clause has a sound the accent changes: Flite speaks it as the US voice
+    // does, its reduced "a" included (a word looked up alone is the letter's name, [eɪ]).
+    const untouched = text('Please hold a while, I will check.');
+    assert.deepEqual(
+      await speak(untouched, accented, native16k),
+      await speak(untouched, voice('slt'), native16k),
+    );
+    const thank = text('Thank you for calling.');
+    assert.notDeepEqual(await speak(thank, accented, native16k), await speak(thank, voice('slt'), native16k));
+    // With every rule left out (the intelligibility bench's ablation), nothing changes at all.
+    const none = voice('slt', { accent: 'african-english', accentRules: [] });
+    assert.deepEqual(await speak(thank, none, native16k), await speak(thank, voice('slt'), native16k));
+  });
+
   it('reads markup and option-like text as text, and phones only from its phone set', async () => {
     const plain = (await speak(text('Hello there.'), voice('slt'), native16k)).byteLength / 32_000;
     for (const hostile of [

@@ -20,16 +20,26 @@ const beforeVowel = (phones: readonly string[], i: number): boolean => {
   return next !== undefined && isVowel(next);
 };
 
+/**
+ * An r-coloured vowel as the plain vowel `base`, with its /r/ where a vowel follows (non-rhotic
+ * accents drop /r/ only where no vowel follows: "every" [ɛvari], "arrive" [araiv]).
+ */
+function uncolour(phones: readonly string[], matches: (phone: string) => boolean, base: string): string[] {
+  return phones.flatMap((phone, i) => {
+    if (!matches(phone)) return [phone];
+    const vowel = `${base}${stressOf(phone)}`;
+    return beforeVowel(phones, i) ? [vowel, 'r'] : [vowel];
+  });
+}
+
 /** NURSE is [ɛ] where US English has a stressed r-coloured vowel: "bird" [bɛd], "first" [fɛst]. */
 export function nurse(phones: readonly string[]): string[] {
-  return phones.map((phone) =>
-    baseOf(phone) === 'er' && stressOf(phone) !== '0' ? `eh${stressOf(phone)}` : phone,
-  );
+  return uncolour(phones, (phone) => baseOf(phone) === 'er' && stressOf(phone) !== '0', 'eh');
 }
 
 /** Unstressed -er (lettER) is [a]: "doctor" [dɔkta], "number" [namba]. */
 export function lettEr(phones: readonly string[]): string[] {
-  return phones.map((phone) => (phone === 'er0' ? 'aa0' : phone));
+  return uncolour(phones, (phone) => phone === 'er0', 'aa');
 }
 
 /**

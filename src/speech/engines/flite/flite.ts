@@ -214,8 +214,24 @@ class FliteEngine implements SpeechEngine {
         throw new Error(`flite has no phone ${JSON.stringify(unknown.slice(0, 20))}`);
       return { phones: phones.join(' ') };
     }
-    const pronunciations = voice.accent === undefined ? undefined : this.#spokenWords(input.text, voice);
-    return pronunciations === undefined ? { text: input.text } : { text: input.text, pronunciations };
+    const pronunciations = voice.accent === undefined ? [] : this.#accentedOnly(input.text, voice);
+    return pronunciations.length === 0 ? { text: input.text } : { text: input.text, pronunciations };
+  }
+
+  /**
+   * The words of a clause that the accent says otherwise than the lexicon. Only these go to Flite
+   * as addenda: a word the accent leaves alone keeps Flite's own choice in context (the reduced
+   * "a" [ə] rather than the letter's name, which a word looked up alone gets).
+   */
+  #accentedOnly(text: string, voice: FliteVoice): LexiconWord[] {
+    const lexicon = this.#lexiconWords(text);
+    if (lexicon === undefined) return [];
+    return lexicon.flatMap((word) => {
+      const phones = africanWord(word, voice.accentRules);
+      const same =
+        phones.length === word.phones.length && phones.every((phone, i) => phone === word.phones[i]);
+      return same ? [] : [{ ...word, phones }];
+    });
   }
 
   /** The phones the voice speaks for a clause, in IPA, a space between words (`--show phonemes`). */
@@ -230,6 +246,16 @@ class FliteEngine implements SpeechEngine {
    * (the clause is then spoken with the lexicon's own).
    */
   #spokenWords(text: string, voice: FliteVoice): LexiconWord[] | undefined {
+    const lexicon = this.#lexiconWords(text);
+    if (lexicon === undefined || voice.accent !== 'african-english') return lexicon;
+    return lexicon.map((word) => ({ ...word, phones: africanWord(word, voice.accentRules) }));
+  }
+
+  /**
+   * The clause's words with the phones Flite's lexicon gives each looked up alone; undefined when
+   * there are none, or the lexicon's output does not match them.
+   */
+  #lexiconWords(text: string): LexiconWord[] | undefined {
     const words = clauseWords(text);
     if (words.length === 0) return undefined;
     const lookup = [
@@ -242,10 +268,7 @@ class FliteEngine implements SpeechEngine {
       '-t',
       lookupText(words),
     ];
-    const lexicon = lexiconWords(words, this.#runner.run(lookup).printed);
-    if (lexicon === undefined) return undefined;
-    if (voice.accent !== 'african-english') return lexicon;
-    return lexicon.map((word) => ({ ...word, phones: africanWord(word, voice.accentRules) }));
+    return lexiconWords(words, this.#runner.run(lookup).printed);
   }
 }
 
