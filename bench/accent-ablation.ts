@@ -1,11 +1,16 @@
-import { type AfricanEnglishRule, africanEnglishRules } from '../src/speech/engines/flite/african-english.ts';
+import {
+  type AfricanEnglishRule,
+  africanEnglishRules,
+  spokenAfricanEnglishRules,
+} from '../src/speech/engines/flite/african-english.ts';
 import type { FliteVoice } from '../src/speech/engines/flite/flite.ts';
 import type { Voice } from '../src/speech/voices.ts';
 
 // The ablation of `npm run bench:quality -- --ablation`: each African English voice built again
-// with one accent rule or one voice setting left out, so that the bench measures what each
-// feature costs in words and how much of the accent it carries. These voices exist only here:
-// the service's voices are the catalogue's, with every rule.
+// with one accent rule or voice setting switched: a rule it speaks with, or a setting, switched
+// off; a rule of the accent it does without, switched on. The bench measures what each feature
+// costs in words and how many words it changes. These voices exist only here: the service's
+// voices are the catalogue's.
 
 /** What a rule or setting is called in the bench's table. */
 export const featureNames: Readonly<
@@ -24,21 +29,26 @@ export const featureNames: Readonly<
 };
 export type Feature = keyof typeof featureNames;
 
-/** A voice of the bench: a catalogue voice, or one built from it with a feature switched off. */
+/** A voice of the bench: a catalogue voice, or one built from it with a feature switched. */
 export interface BenchVoice {
   readonly voice: Voice;
   /** The catalogue voice it is built from (itself for a catalogue voice). */
   readonly of: Voice;
-  readonly off?: Feature;
+  readonly switched?: { readonly feature: Feature; readonly on: boolean };
 }
 
 const isFlite = (voice: Voice): voice is Voice & { engineVoice: FliteVoice } =>
   voice.engineVoice.engine === 'flite';
 
-/** The voice with `feature` switched off: one rule fewer, or the speaker's own pitch or pace. */
-function without(voice: Voice & { engineVoice: FliteVoice }, feature: Feature): Voice {
+/**
+ * The voice with `feature` switched: a rule it speaks with (or all of them) left out, a rule it
+ * does without added, or the speaker's own pitch or pace.
+ */
+function switched(voice: Voice & { engineVoice: FliteVoice }, feature: Feature): BenchVoice {
   const { pitchHz: _pitch, ...ownPitch } = voice.engineVoice;
-  const rules = voice.engineVoice.accentRules ?? africanEnglishRules;
+  const rules = voice.engineVoice.accentRules ?? spokenAfricanEnglishRules;
+  const on =
+    feature !== 'everyRule' && africanEnglishRules.some((rule) => rule === feature && !rules.includes(rule));
   const engineVoice: FliteVoice =
     feature === 'pitchHz'
       ? ownPitch
@@ -46,16 +56,22 @@ function without(voice: Voice & { engineVoice: FliteVoice }, feature: Feature): 
         ? { ...voice.engineVoice, stretch: 1 }
         : {
             ...voice.engineVoice,
-            accentRules: feature === 'everyRule' ? [] : rules.filter((rule) => rule !== feature),
+            accentRules:
+              feature === 'everyRule'
+                ? []
+                : on
+                  ? [...rules, feature]
+                  : rules.filter((rule) => rule !== feature),
           };
-  return { ...voice, name: `${voice.name} without ${featureNames[feature]}`, engineVoice };
+  const name = `${voice.name} ${on ? 'with' : 'without'} ${featureNames[feature]}`;
+  return { voice: { ...voice, name, engineVoice }, of: voice, switched: { feature, on } };
 }
 
 /**
- * An accented voice once for each feature it has, with that feature off: each rule, then all of
- * them at once (the voice's pronunciations still go through the lexicon addenda, unchanged: what
- * is left is the voice settings' cost), its pitch target if it sets one, its duration stretch if
- * it is not the speaker's own.
+ * An accented voice once for each feature switched: each rule of the accent (off if the voice
+ * speaks with it, on if not), then all its rules off at once (what is left is the voice
+ * settings' cost), its pitch target if it sets one, its duration stretch if it is not the
+ * speaker's own.
  */
 export function ablations(voice: Voice): BenchVoice[] {
   if (!isFlite(voice) || voice.engineVoice.accent === undefined) return [];
@@ -66,7 +82,7 @@ export function ablations(voice: Voice): BenchVoice[] {
     ...(pitchHz === undefined ? [] : (['pitchHz'] as const)),
     ...(stretch === 1 ? [] : (['stretch'] as const)),
   ];
-  return features.map((off) => ({ voice: without(voice, off), of: voice, off }));
+  return features.map((feature) => switched(voice, feature));
 }
 
 /**

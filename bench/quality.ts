@@ -22,7 +22,7 @@ import { wordErrors } from './word-errors.ts';
 // speak the same words, as references. Not part of `npm test`: it needs Debian packages (see
 // README.md) and a few minutes. `--voices 3,4` speaks only those English voices (by speaker_id);
 // `--ablation` adds each African English voice with each accent rule or voice setting switched
-// off, and the US voice of the same speaker, to compare with (accent-ablation.ts).
+// (accent-ablation.ts), and the US voice of the same speaker, to compare with.
 
 const run = promisify(execFile);
 const { values } = parseArgs({
@@ -213,7 +213,7 @@ async function accentedWords(pool: EnginePool, voice: Voice): Promise<{ words: n
 const percent = (part: number, whole: number): number => Math.round((100 * part) / whole);
 
 /**
- * The ablation's table: for each feature switched off, each accented voice's word error rate,
+ * The ablation's table: for each feature switched, each accented voice's word error rate,
  * its ratio to the same speaker's US voice in this run, and the words it still says otherwise
  * than the US voice.
  */
@@ -223,18 +223,18 @@ function printAblation(
 ): void {
   const werOf = (voice: Voice) => results.find((r) => r.voice === labelOf({ voice, of: voice }))?.wer;
   const accented = ijwiVoices.filter(
-    ({ voice, off }) => off === undefined && voice.group === 'african-english',
+    ({ voice, switched }) => switched === undefined && voice.group === 'african-english',
   );
   const head = accented.flatMap(({ voice }) => {
     const base = baseSpeakerOf(voice, voicesOf('en'));
     return [`${voice.name} WER`, `x ${base?.name ?? '?'}`, `${voice.name} said otherwise`];
   });
-  console.log(`\n| switched off | ${head.join(' | ')} |`);
+  console.log(`\n| switched | ${head.join(' | ')} |`);
   console.log(`|---|${head.map(() => '---').join('|')}|`);
   const rows = [undefined, ...Object.keys(featureNames)] as (keyof typeof featureNames | undefined)[];
-  for (const off of rows) {
+  for (const feature of rows) {
     const cells = accented.flatMap(({ voice }) => {
-      const bench = ijwiVoices.find((b) => b.of === voice && b.off === off);
+      const bench = ijwiVoices.find((b) => b.of === voice && b.switched?.feature === feature);
       if (bench === undefined) return ['', '', ''];
       const wer = results.find((r) => r.voice === labelOf(bench))?.wer;
       const base = baseSpeakerOf(voice, voicesOf('en'));
@@ -246,7 +246,11 @@ function printAblation(
         accent === undefined ? '' : `${accent.differ} (${percent(accent.differ, accent.words)} %)`,
       ];
     });
-    console.log(`| ${off === undefined ? 'nothing' : featureNames[off]} | ${cells.join(' | ')} |`);
+    if (cells.every((cell) => cell === '')) continue;
+    const switched = ijwiVoices.find((b) => b.switched?.feature === feature)?.switched;
+    const name =
+      switched === undefined ? 'nothing' : `${switched.on ? 'on' : 'off'}: ${featureNames[switched.feature]}`;
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
 }
 
@@ -275,8 +279,8 @@ function benchVoices(): BenchVoice[] {
   ];
 }
 const ijwiVoices = benchVoices();
-const labelOf = ({ voice }: BenchVoice) =>
-  voice.name.includes(' without ') ? voice.name : `${voice.name} (${voice.speakerId}, ${voice.group})`;
+const labelOf = ({ voice, switched }: BenchVoice) =>
+  switched === undefined ? `${voice.name} (${voice.speakerId}, ${voice.group})` : voice.name;
 const speakers: Speaker[] = [
   ...ijwiVoices.map((bench) => ijwiSpeaker(pool, bench.voice, labelOf(bench))),
   ...(values.voices === undefined && !values.ablation
@@ -312,7 +316,7 @@ try {
   for (const bench of ijwiVoices.filter(({ of }) => of.group === 'african-english')) {
     const { words, differ } = await accentedWords(pool, bench.voice);
     accents.push({ voice: bench.voice.name, words, differ });
-    if (bench.off === undefined)
+    if (bench.switched === undefined)
       console.log(
         `\n${bench.voice.name}: ${differ} of ${words} words (${percent(differ, words)} %) said otherwise than by the US voices`,
       );

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  africanEnglishRules,
   africanWord,
   dropR,
   fullVowels,
@@ -68,8 +69,13 @@ describe('African English rules', () => {
   it('gives a reduced vowel the full vowel its spelling shows: "about" [abaut], "support" [supɔt]', () => {
     assert.equal(ipa(fullVowels(word('about', 'ah0 b aw1 t'))), 'ɑbˈaʊt');
     assert.equal(ipa(fullVowels(word('support', 's ax0 p ao1 r t'))), 'supˈɔɹt');
-    assert.equal(ipa(fullVowels(word('the', 'dh ax0'))), 'ðɛ');
     assert.equal(ipa(fullVowels(word('president', 'p r eh1 z ih0 d ah0 n t'))), 'pɹˈɛzɪdɛnt');
+  });
+
+  it('leaves the weak form of a one-syllable word alone: "the" [ðə], "to" [tə], not [tɔ]', () => {
+    assert.deepEqual(fullVowels(word('the', 'dh ax0')), ['dh', 'ax0']);
+    assert.deepEqual(fullVowels(word('to', 't ax0')), ['t', 'ax0']);
+    assert.equal(ipa(fullVowels(word('today', 't ax0 d ey1'))), 'tɔdˈeɪ');
   });
 
   it('names a vowel spelt with several letters by the one a reader goes by', () => {
@@ -87,9 +93,17 @@ describe('African English rules', () => {
   });
 
   it('speaks a word with every rule: "brother" [brada], "thirty" [tɛti], "water" [wɔta]', () => {
-    assert.equal(ipa(africanWord(word('brother', 'b r ah1 dh er0'))), 'bɹˈɑdɑ');
-    assert.equal(ipa(africanWord(word('thirty', 'th er1 t iy0'))), 'tˈɛti');
-    assert.equal(ipa(africanWord(word('water', 'w ao1 t er0'))), 'wˈɔtɑ');
+    const every = africanEnglishRules;
+    assert.equal(ipa(africanWord(word('brother', 'b r ah1 dh er0'), every)), 'bɹˈɑdɑ');
+    assert.equal(ipa(africanWord(word('thirty', 'th er1 t iy0'), every)), 'tˈɛti');
+    assert.equal(ipa(africanWord(word('water', 'w ao1 t er0'), every)), 'wˈɔtɑ');
+  });
+
+  it('speaks the voices\' rules by default, th-stopping and full vowels: "thousand", "brother"', () => {
+    assert.equal(ipa(africanWord(word('thousand', 'th aw1 z ax0 n d'))), 'tˈaʊzɑnd');
+    assert.equal(ipa(africanWord(word('brother', 'b r ah1 dh er0'))), 'bɹˈʌdɚ');
+    assert.equal(ipa(africanWord(word('thank', 'th ae1 ng k'))), 'tˈæŋk');
+    assert.deepEqual(africanWord(word('brother', 'b r ah1 dh er0'), []), 'b r ah1 dh er0'.split(' '));
   });
 });
 
