@@ -38,7 +38,7 @@ const data = await prepareData(
   Math.ceil((WARM_UP_CALLS + size * rounds) / KEYS_PER_ACCOUNT),
   KEYS_PER_ACCOUNT,
 );
-const server = await startServer(data.dataDir, NO_CLAUSE_CACHE);
+const server = await startServer(data.dataDir, { env: NO_CLAUSE_CACHE });
 const peer = await startPeer(progress);
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 let nextKey = 0;

@@ -54,7 +54,7 @@ function callOf(n: number): Turn {
 async function startSide(cacheMb: number, calls: number, turns: Turns) {
   const keys = WARM_UP_CALLS + 1 + calls;
   const data = await prepareData(1, keys);
-  const server = await startServer(data.dataDir, { CLAUSE_CACHE_MB: String(cacheMb) });
+  const server = await startServer(data.dataDir, { env: { CLAUSE_CACHE_MB: String(cacheMb) } });
   let nextKey = 0;
   const burst = (list: readonly Turn[]) =>
     freshBurst({

@@ -190,7 +190,7 @@ export async function benchMetricsOverhead(
       try {
         for (const role of startOrder) {
           const env = role === 'on' ? { METRICS_TOKEN: TOKEN } : {};
-          running.set(role, await startServer(data[role].dataDir, { ...NO_CLAUSE_CACHE, ...env }));
+          running.set(role, await startServer(data[role].dataDir, { env: { ...NO_CLAUSE_CACHE, ...env } }));
         }
         const on = running.get('on') as RunningServer;
         scraper = setInterval(() => {

@@ -1,35 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { cpuMs, statusMb, treeRssMb } from './process-tree.ts';
 
 // What the service and the load generator use while each phase runs, from /proc (Linux; other
-// systems get no figures): resident memory sampled often, CPU time read at phase boundaries.
+// systems get no figures): resident memory of the service's process tree (its neural runtime
+// processes included) sampled often, CPU time read at phase boundaries.
 // The CPU figures say what bounds a result: a service short of CPU, or a load generator that
 // could not keep up, on a machine whose cores they share.
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A field of /proc/<pid>/status in MB (`VmRSS`, `VmHWM`). */
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(read(`/proc/${pid}/status`) ?? '');
-  return match?.[1] ? Number(match[1]) / 1024 : undefined;
-}
-
-/** User + system CPU time in ms of a process (all its threads), or of one thread with `tid`. */
-function cpuMs(pid: number, tid?: number): number | undefined {
-  const stat = read(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
-  if (stat === undefined) return undefined;
-  // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
-}
 
 /** One phase: its length, peak memory and the CPU each side used, in cores (1 = one core busy). */
 export interface PhaseUsage {
@@ -85,7 +60,7 @@ export class ProcessMonitor {
     return this.#usage;
   }
 
-  /** The kernel's own high-water mark of the service's resident memory. */
+  /** The kernel's own high-water mark of the service's resident memory (its main process alone). */
   highWaterMb(): number | null {
     return statusMb(this.#service, 'VmHWM') ?? null;
   }
@@ -104,7 +79,7 @@ export class ProcessMonitor {
   }
 
   #sample(): void {
-    this.#peak = Math.max(this.#peak, statusMb(this.#service, 'VmRSS') ?? 0);
+    this.#peak = Math.max(this.#peak, treeRssMb(this.#service) ?? 0);
   }
 
   #close(): void {

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { EnginePool } from '../src/speech/pool.ts';
@@ -12,17 +12,25 @@ import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
 import { benchGreeting, printGreeting } from './greeting.ts';
 import { markdownCost, printMarkdownCost } from './markdown.ts';
+import { benchMemory, checkMemoryTargets, type MemoryPhases, printMemory } from './memory.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
 import { startPeer } from './peer-process.ts';
-import { type BenchReport, checkTargets, printLive, printReport, ttfbChart } from './report.ts';
+import {
+  type BenchReport,
+  checkTargets,
+  printLive,
+  printReport,
+  type TargetCheck,
+  ttfbChart,
+} from './report.ts';
 import type { LoadMessage, LoadPlan } from './results.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --only live|markdown|greeting|formats` or `-- --metrics-overhead` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown|greeting|formats`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -35,8 +43,16 @@ const { values } = parseArgs({
     'voice-pack': { type: 'string' },
     only: { type: 'string' },
     'metrics-overhead': { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
+    /** Worker counts of the memory scenario. */
+    workers: { type: 'string', default: '1,2,4' },
+    /** Another checkout whose `npm start` the memory scenario measures instead of this one's. */
+    dir: { type: 'string' },
   },
 });
+const memoryWorkers = (values.workers ?? '').split(',').map(Number);
+if (memoryWorkers.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error('--workers takes counts like 1,2,4');
 const settings = benchSettings(values.quick ?? false);
 const config = loadConfig();
 const turns = await loadTurns();
@@ -105,6 +121,17 @@ async function driveService<T>(
   }
 }
 
+/** The memory scenario (`memory.ts`): the service's process tree per worker count, against its targets. */
+async function memory(): Promise<{ memory: MemoryPhases[]; checks: TargetCheck[] }> {
+  const dir = values.dir === undefined ? undefined : pathToFileURL(`${values.dir.replace(/\/$/, '')}/`);
+  const results = await benchMemory({ workers: memoryWorkers, progress, ...(dir ? { dir } : {}) });
+  const checks = checkMemoryTargets(results);
+  printMemory(results, checks);
+  // A memory target missed fails the run, for a script or CI that runs it.
+  if (checks.some((check) => !check.met)) process.exitCode = 1;
+  return { memory: results, checks };
+}
+
 /** The whole bench: every scenario, its report and its files. */
 async function fullRun(): Promise<void> {
   const engine = await engineBaseline();
@@ -121,6 +148,7 @@ async function fullRun(): Promise<void> {
     highWaterMb,
   } = await driveService({}, (m) => (m.type === 'done' ? m.results : undefined));
   const greeting = await greetingBurst();
+  const memoryFigures = await memory();
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
@@ -131,7 +159,8 @@ async function fullRun(): Promise<void> {
     http,
     phases,
     highWaterMb,
-    targets: checkTargets(engine, http, phases),
+    memory: memoryFigures.memory,
+    targets: [...checkTargets(engine, http), ...memoryFigures.checks],
     greeting,
   };
   printReport(report);
@@ -195,7 +224,9 @@ async function metricsOverheadRun(): Promise<void> {
   console.log(`\nwritten bench/results/${file}`);
 }
 
-if (values['metrics-overhead']) {
+if (values.memory) {
+  await memory();
+} else if (values['metrics-overhead']) {
   await metricsOverheadRun();
 } else if (values.only === 'live') {
   const { results } = await driveService({ only: 'live' }, (m) =>

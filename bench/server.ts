@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AccountService } from '../src/accounts/accounts.ts';
 import { BillingService } from '../src/accounts/billing.ts';
 import { openDatabase } from '../src/store/db/database.ts';
+import { startCommand } from '../test/helpers/service-process.ts';
 
 // The service under test: a fresh data directory with customers and keys, then the service
 // started as `npm start` starts it, on loopback, with its embedded defaults.
@@ -78,6 +79,13 @@ function embeddedDefaults(): NodeJS.ProcessEnv {
   );
 }
 
+export interface ServerOptions {
+  /** Settings over the embedded defaults (`POOL_SIZE`, say). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The checkout to start, by default this one: the memory bench can measure another beside it. */
+  readonly dir?: URL;
+}
+
 /**
  * The service's clause cache off: the bench's turns repeat, so with it the scenarios would measure
  * the cache, not the engines (the greeting scenario measures the cache, against this).
@@ -85,21 +93,24 @@ function embeddedDefaults(): NodeJS.ProcessEnv {
 export const NO_CLAUSE_CACHE: NodeJS.ProcessEnv = { CLAUSE_CACHE_MB: '0' };
 
 /**
- * Starts the service on a free loopback port, on its embedded stores whatever the shell sets
- * (`POOL_SIZE` passes through, as the baseline uses it too), with `env`'s settings on top, and
- * resolves once it is ready.
+ * Starts the service on a free loopback port as `npm start` does, on its embedded stores whatever
+ * the shell sets (`POOL_SIZE` passes through, as the baseline uses it too), with `options.env`'s
+ * settings on top, and resolves once it is ready.
  */
-export async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+export async function startServer(dataDir: string, options: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
+  const dir = options.dir ?? root;
+  const start = startCommand(dir);
+  const child: ChildProcess = spawn(start.file, start.args, {
+    cwd: dir,
     env: {
       ...embeddedDefaults(),
+      ...start.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      ...env,
+      ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -94,7 +94,14 @@ export const targets = {
   sustainedCalls: 200,
   throughputRatio: 0.85,
   fileRatio: 1.3,
-  memoryMb: 400,
+  /** The memory scenario (`memory.ts`): calls in flight at once, on this many workers, at most this many MB. */
+  memoryCalls: 256,
+  memoryWorkers: 2,
+  memoryPeakMb: 250,
+  /** At most this many MB more per worker added beyond `memoryWorkers`. */
+  memoryPerAddedWorkerMb: 40,
+  /** A 10,000-character file, written on `memoryWorkers` workers: its peak under this many MB. */
+  memoryFilePeakMb: 300,
   /** English (Flite) calls in flight in real time, first byte p95 under the sustained target. */
   englishSustainedCalls: 60,
   /** English first byte p95 at one call through HTTP against the engine's own first clause. */

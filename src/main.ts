@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
 import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
 import { LexiconService } from './accounts/lexicons.ts';
@@ -24,8 +25,6 @@ import {
 } from './store/rate-limit/fail-open-rate-limit-store.ts';
 import { MemoryRateLimitStore } from './store/rate-limit/memory-rate-limit-store.ts';
 import type { RateLimitStore } from './store/rate-limit/rate-limit-store.ts';
-import { RedisRateLimitStore } from './store/rate-limit/redis-rate-limit-store.ts';
-import { connectRedis } from './store/redis-connection.ts';
 
 // The composition root: config -> adapters -> app -> listen, and a graceful shutdown.
 
@@ -54,6 +53,19 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/** A Redis connection and the rate limit store on it; the client is loaded only when Redis is configured. */
+async function openRedisRateLimit(
+  url: string,
+  prefix: string,
+): Promise<{ redis: Redis; store: RateLimitStore }> {
+  const [{ connectRedis }, { RedisRateLimitStore }] = await Promise.all([
+    import('./store/redis-connection.ts'),
+    import('./store/rate-limit/redis-rate-limit-store.ts'),
+  ]);
+  const redis = connectRedis(url);
+  return { redis, store: new RedisRateLimitStore(redis, { prefix }) };
+}
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -72,19 +84,19 @@ async function main(): Promise<void> {
   const files = await openFileStore(config.fileStore, config.fileLifetimeMs);
   // With Redis the limit is shared by all instances; when Redis is down it fails open to
   // per-instance limits and health says so (the decided design). Switches are logged once the
-  // logger exists.
-  const redis = config.redisUrl === null ? undefined : connectRedis(config.redisUrl);
+  // logger exists. The Redis client is loaded only when Redis is configured.
+  const shared =
+    config.redisUrl === null
+      ? undefined
+      : await openRedisRateLimit(config.redisUrl, `${config.redisPrefix}rate:`);
+  const redis = shared?.redis;
   let reportRateLimit = (_change: FailOpenChange): void => {};
   const rateLimit: RateLimitStore =
-    redis === undefined
+    shared === undefined
       ? new MemoryRateLimitStore()
-      : new FailOpenRateLimitStore(
-          new RedisRateLimitStore(redis, { prefix: `${config.redisPrefix}rate:` }),
-          new MemoryRateLimitStore(),
-          {
-            onChange: (change) => reportRateLimit(change),
-          },
-        );
+      : new FailOpenRateLimitStore(shared.store, new MemoryRateLimitStore(), {
+          onChange: (change) => reportRateLimit(change),
+        });
   let pool: EnginePool | undefined;
   const { metrics, exposition } = await openMetrics(config.metrics);
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });

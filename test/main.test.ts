@@ -13,6 +13,30 @@ import { writeVoicePack } from './helpers/voice-packs.ts';
 // The embedded defaults are under test: startService passes no database, Redis or storage settings.
 const dataDir = mkdtempSync(join(tmpdir(), 'ijwi-main-'));
 
+const asModule = (code: string) => `data:text/javascript,${encodeURIComponent(code)}`;
+/**
+ * A Node option that makes the service print, on standard error, every module its main thread
+ * resolves: a module loader hook, in `data:` modules, so that the service runs as it is, with no
+ * file of the tests and no TypeScript loader.
+ */
+const REPORT_MODULES = [
+  '--import',
+  asModule(
+    `import { register } from 'node:module'; register(${JSON.stringify(
+      asModule(`import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  writeSync(2, 'module resolved: ' + resolved.url + '\\n');
+  return resolved;
+}`),
+    )});`,
+  ),
+];
+const resolvedModules = (output: string) =>
+  [...output.matchAll(/^module resolved: (\S+)$/gm)].map((m) => m[1]);
+/** The client libraries of the optional shared stores: PostgreSQL, Redis, S3. */
+const STORE_CLIENTS = /\/node_modules\/(pg|ioredis|@aws-sdk\/client-s3)\//;
+
 describe('the service process', () => {
   it('listens, reports 503 until warm then 200, and stops cleanly on SIGTERM', async () => {
     const service = startService({ DATA_DIR: dataDir });
@@ -51,6 +75,45 @@ describe('the service process', () => {
     }
     assert.equal(await service.stop(), 0);
     assert.ok(!service.output().includes(token), 'the token is not in the logs');
+  });
+
+  it('runs the compiled build as npm start does, and loads no shared store client on the embedded defaults', async () => {
+    const service = startService({ DATA_DIR: dataDir }, REPORT_MODULES);
+    const base = await service.ready(60_000);
+    assert.equal((await fetch(`${base}/api/v1/voices.php?format=json`)).status, 200);
+    assert.equal(await service.stop(), 0);
+    const modules = resolvedModules(service.output());
+    assert.ok(
+      modules.includes(new URL('../dist/main.js', import.meta.url).href),
+      `started from the build: ${modules.slice(0, 3).join(', ')}`,
+    );
+    assert.deepEqual(
+      modules.filter((url) => url?.endsWith('.ts') || url?.includes('/node_modules/tsx/')),
+      [],
+      'no TypeScript source, no TypeScript loader',
+    );
+    assert.deepEqual(
+      modules.filter((url) => STORE_CLIENTS.test(url ?? '')),
+      [],
+      'no PostgreSQL, Redis or S3 client',
+    );
+
+    // The same watch sees each client once its store is configured (none of them reachable here):
+    // PostgreSQL's at start, where the service stops; Redis's and S3's, with which it listens.
+    const port = await unusedPort();
+    const clientsLoaded = async (env: Record<string, string>) => {
+      const service = startService({ DATA_DIR: dataDir, ...env }, REPORT_MODULES);
+      await service.listening.catch(() => {});
+      await service.stop();
+      return new Set(resolvedModules(service.output()).map((url) => STORE_CLIENTS.exec(url ?? '')?.[1]));
+    };
+    assert.ok((await clientsLoaded({ DATABASE_URL: `postgres://ijwi@127.0.0.1:${port}/ijwi` })).has('pg'));
+    const loaded = await clientsLoaded({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      S3_BUCKET: 'ijwi',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    });
+    assert.ok(loaded.has('ioredis') && loaded.has('@aws-sdk/client-s3'), [...loaded].join(', '));
   });
 
   it('refuses to start on bad configuration, naming the variable', async () => {

@@ -42,12 +42,28 @@ declare module '@echogarden/espeak-ng-emscripten' {
     list_voices(): { name: string; identifier: string; languages: { priority: number; name: string }[] }[];
   }
 
+  /** A file of emscripten's in-memory file system; a package file's contents are a view of the package. */
+  export interface FSNode {
+    contents?: Uint8Array | null;
+  }
+
   export interface ESpeakNGModule {
     eSpeakNGWorker: new () => ESpeakNGWorker;
     /** Emscripten's in-memory file system holding espeak-ng-data. */
-    FS: { writeFile(path: string, data: string): void };
+    FS: {
+      writeFile(path: string, data: string): void;
+      open(path: string, ...rest: unknown[]): { node: FSNode };
+    };
   }
 
-  const loadModule: () => Promise<ESpeakNGModule>;
+  export interface ModuleOptions {
+    /**
+     * The data package (`espeak-ng.data`, `size` bytes) instead of the one the loader would read
+     * from disk; each of its files is a view of it.
+     */
+    getPreloadedPackage?(name: string, size: number): ArrayBuffer;
+  }
+
+  const loadModule: (options?: ModuleOptions) => Promise<ESpeakNGModule>;
   export default loadModule;
 }

@@ -1,4 +1,4 @@
-import type { EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
+import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
 
 /** What a synthesis job asks the worker to deliver: audio at this rate, in this encoding. */
 export interface OutputSpec {
@@ -87,4 +87,6 @@ export interface WorkerData {
   readonly control: Int32Array;
   readonly waiting: Int32Array;
   readonly warmUp: WarmUpPlan;
+  /** What each engine prepared once for every worker (`EngineDescriptor.prepare`), by engine. */
+  readonly prepared: Partial<Record<EngineId, unknown>>;
 }

@@ -17,7 +17,7 @@ import {
 
 const port = parentPort;
 if (!port) throw new Error('pool-worker must run in a worker thread');
-const { control, waiting, warmUp } = workerData as WorkerData;
+const { control, waiting, warmUp, prepared } = workerData as WorkerData;
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
 const WARM_UP_ROUNDS = 3;
@@ -36,7 +36,7 @@ function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 async function engineFor(voice: EngineVoice): Promise<SpeechEngine> {
   const existing = loaded.get(voice.engine);
   if (existing) return existing;
-  const engine = await engines[voice.engine].load();
+  const engine = await engines[voice.engine].load(prepared[voice.engine]);
   loaded.set(voice.engine, engine);
   return engine;
 }

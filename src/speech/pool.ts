@@ -3,6 +3,7 @@ import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
 import type { CompressedFormat } from './audio/compressed-formats.ts';
 import { type EncodingStream, EncodingThreads } from './audio/encoding-threads.ts';
 import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
+import { engines } from './engines/registry.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -138,6 +139,14 @@ function startWorker(workerData: WorkerData): Worker {
   return startTypeScriptWorker(new URL('./pool-worker.ts', import.meta.url), workerData, PLAIN_JAVASCRIPT);
 }
 
+/** What each engine prepares once for every worker (`EngineDescriptor.prepare`), by engine. */
+async function prepareEngines(): Promise<WorkerData['prepared']> {
+  const prepared = await Promise.all(
+    Object.values(engines).map(async (engine) => [engine.id, await engine.prepare?.()] as const),
+  );
+  return Object.fromEntries(prepared.filter(([, value]) => value !== undefined));
+}
+
 /** The measure of a job's work: the characters of its text or phonemes. */
 function inputLength(message: ToWorker): number {
   if (message.type === 'phonemes') return message.input.length;
@@ -178,6 +187,8 @@ export class EnginePool {
   readonly #options: PoolOptions;
   readonly #metrics: PoolMetrics;
   #encoding: EncodingThreads | undefined;
+  /** What the engines prepared once for every worker, a replacement's included. */
+  #prepared: WorkerData['prepared'] = {};
   #nextId = 1;
   #closed = false;
 
@@ -192,6 +203,7 @@ export class EnginePool {
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
     try {
+      pool.#prepared = await prepareEngines();
       await Promise.all([
         ...Array.from({ length: options.size }, () => pool.#spawn()),
         EncodingThreads.start(options.encodingThreads ?? 1).then((threads) => {
@@ -468,7 +480,12 @@ export class EnginePool {
 
   #spawn(): Promise<void> {
     const control = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-    const workerData: WorkerData = { control, waiting: this.#waiting, warmUp: this.#options.warmUp };
+    const workerData: WorkerData = {
+      control,
+      waiting: this.#waiting,
+      warmUp: this.#options.warmUp,
+      prepared: this.#prepared,
+    };
     const slot: Slot = {
       worker: startWorker(workerData),
       control,

@@ -1,8 +1,38 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 const root = new URL('../..', import.meta.url);
+
+/**
+ * The command line of `npm start` in the checkout at `dir`, with this Node for its `node` and the
+ * variables it sets, so a service is started as an operator starts it, without npm's own process
+ * in between. It runs the build (`npm run build`, which `npm ci` and `npm test` run); a missing
+ * build is said plainly.
+ */
+export function startCommand(dir: URL = root): {
+  readonly env: Readonly<Record<string, string>>;
+  readonly file: string;
+  readonly args: string[];
+} {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let word = words[0]; word?.includes('='); word = words[0]) {
+    env[word.slice(0, word.indexOf('='))] = word.slice(word.indexOf('=') + 1);
+    words.shift();
+  }
+  const [file, ...args] = words;
+  if (file !== 'node') throw new Error(`npm start runs ${file}, not node`);
+  const entry = args.find((arg) => /\.[jt]s$/.test(arg));
+  if (entry !== undefined && !existsSync(new URL(entry, dir)))
+    throw new Error(`${entry} is missing: run npm run build`);
+  return { env, file: process.execPath, args };
+}
+
 // Only what a test passes reaches the service: a shell's own database, Redis or storage settings
 // must not leak into a test of the embedded defaults, nor into one of a shared store.
 const STORE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'PUBLIC_BASE_URL'];
@@ -24,13 +54,18 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` with `env` over defaults for a test (port 0, one engine
- * worker, info logs, whose "listening at" line gives the port).
+ * Starts the service as `npm start` does (`startCommand`) with `env` over defaults for a test
+ * (port 0, one engine worker, info logs, whose "listening at" line gives the port). `nodeOptions`
+ * go before the command's own, for a test that watches the process.
  */
-export function startService(env: Readonly<Record<string, string>>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function startService(
+  env: Readonly<Record<string, string>>,
+  nodeOptions: readonly string[] = [],
+): ServiceProcess {
+  const start = startCommand();
+  const child = spawn(start.file, [...nodeOptions, ...start.args], {
     cwd: root,
-    env: { ...inherited, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', ...env },
+    env: { ...inherited, ...start.env, PORT: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -90,6 +90,12 @@ export interface EngineDescriptor {
    * main thread, before anything is queued; absent when the engine reads text only.
    */
   readIpa?(language: LanguageCode, ipa: string): IpaReading;
-  /** Runs inside a worker thread only. */
-  load(): Promise<SpeechEngine>;
+  /**
+   * Runs once in the pool's thread, before its workers start: what it gives is sent to each
+   * worker's `load` (a structured clone). For work and memory that are the same in every worker,
+   * such as compiling a WebAssembly module: one compilation, whose code the workers share.
+   */
+  prepare?(): Promise<unknown>;
+  /** Runs inside a worker thread only, with what `prepare` gave when the engine has it. */
+  load(prepared?: unknown): Promise<SpeechEngine>;
 }

@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { ESpeakEvent, ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { ipaToEspeak } from '../text/ipa.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
@@ -85,6 +87,34 @@ const NEUTRAL = { pitch: 50, range: 50, volume: 100 } as const;
 const MIN_WPM = 80;
 const MAX_WPM = 450;
 
+/**
+ * espeak-ng's data package is 24 MB, 23 MB of it the dictionaries of languages Ijwi does not
+ * speak, and emscripten's loader reads it whole into every instance (every pool worker). The
+ * instance is given instead a package of zeroes of the same size (a new ArrayBuffer, whose pages
+ * the system backs only once written), and each file's bytes are read from disk into it when
+ * espeak-ng first opens the file: a worker holds the files it uses, about 1 MB. A file is a view
+ * of the package until something writes it (emscripten's MEMFS owns the package's bytes), which
+ * is how its place in the package is known; a file that is not a view is left as it is.
+ */
+function readFilesWhenOpened(fs: ESpeakNGModule['FS'], blank: ArrayBuffer, path: string): void {
+  const read = new WeakSet<Uint8Array>();
+  const open = fs.open.bind(fs);
+  fs.open = (file, ...rest) => {
+    const stream = open(file, ...rest);
+    const contents = stream.node.contents;
+    if (contents && contents.buffer === blank && !read.has(contents)) {
+      read.add(contents);
+      const fd = openSync(path, 'r');
+      try {
+        readSync(fd, contents, 0, contents.byteLength, contents.byteOffset);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return stream;
+  };
+}
+
 class EspeakEngine implements SpeechEngine {
   readonly id = 'espeak-ng' as const;
   readonly #worker: ESpeakNGWorker;
@@ -168,7 +198,15 @@ export const espeakNgEngine: EngineDescriptor = {
   },
   async load() {
     const loadModule = (await import('@echogarden/espeak-ng-emscripten')).default;
-    const module = await loadModule();
+    const data = createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten/espeak-ng.data');
+    const blank = { buffer: new ArrayBuffer(0) };
+    const module = await loadModule({
+      getPreloadedPackage: (_name, size) => {
+        blank.buffer = new ArrayBuffer(size);
+        return blank.buffer;
+      },
+    });
+    readFilesWhenOpened(module.FS, blank.buffer, data);
     return new EspeakEngine(new module.eSpeakNGWorker(), module.FS);
   },
 };

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { LexiconRepository } from '../../accounts/lexicon-repository.ts';
 import type { AccountRepository, ApiKeyRepository, LedgerRepository } from '../../accounts/repositories.ts';
 import type { TopUpRequestRepository } from '../../accounts/topup-requests.ts';
-import { openPostgresDatabase } from './postgres-database.ts';
 import type { Schema } from './schema.ts';
 import { openSqliteDatabase } from './sqlite-database.ts';
 
@@ -29,9 +28,13 @@ export type DatabaseSource =
 /**
  * Opens the database named by `source` and migrates it to the latest schema before resolving. A
  * plain string is an SQLite file (or `':memory:'`), the embedded default that tests and tools open
- * directly. See `openSqliteDatabase` and `openPostgresDatabase` for each one's settings.
+ * directly. See `openSqliteDatabase` and `openPostgresDatabase` for each one's settings. The
+ * PostgreSQL client is loaded only when it is the one configured: an instance on the embedded
+ * default does not hold its memory.
  */
-export function openDatabase(source: DatabaseSource | string): Promise<Database> {
+export async function openDatabase(source: DatabaseSource | string): Promise<Database> {
   if (typeof source === 'string') return openSqliteDatabase(source);
-  return source.kind === 'postgres' ? openPostgresDatabase(source.url) : openSqliteDatabase(source.file);
+  if (source.kind === 'sqlite') return openSqliteDatabase(source.file);
+  const { openPostgresDatabase } = await import('./postgres-database.ts');
+  return openPostgresDatabase(source.url);
 }

