@@ -40,7 +40,7 @@ export class EncodingThreads {
 
   private constructor() {}
 
-  /** Starts `size` threads and resolves once each has loaded and warmed its encoders. */
+  /** Starts `size` threads and resolves once each is ready (each loads a format's library when first asked for it). */
   static async start(size: number): Promise<EncodingThreads> {
     const threads = new EncodingThreads();
     try {

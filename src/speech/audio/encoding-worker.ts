@@ -1,11 +1,13 @@
 import { parentPort } from 'node:worker_threads';
-import { COMPRESSED_SAMPLE_RATE, compressedFormatNames, type FormatEncoder } from './compressed-formats.ts';
+import type { FormatEncoder } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
 import { loadFormatEncoders } from './format-encoders.ts';
 import { littleEndianBytesToInt16 } from './pcm.ts';
 
 // An encoding thread: the streams' compressed-format encoders, away from the thread that answers
-// requests (a second of MP3 costs milliseconds, more than espeak-ng spends making it).
+// requests (a second of MP3 costs milliseconds, more than espeak-ng spends making it). A format's
+// library is loaded when a stream first asks for it (format-encoders.ts): a service whose clients
+// ask only for PCM, G.711 or WAV holds none, and the first MP3 stream waits tens of ms for LAME.
 
 const port = parentPort;
 if (!port) throw new Error('encoding-worker must run in a worker thread');
@@ -53,17 +55,6 @@ async function handle(message: ToEncoder): Promise<void> {
   }
 }
 
-/** Every encoder once, so its code is compiled before the first request's audio. */
-async function warmUp(): Promise<void> {
-  const second = new Int16Array(COMPRESSED_SAMPLE_RATE).map((_, i) => Math.round(8000 * Math.sin(i / 5)));
-  for (const format of compressedFormatNames) {
-    const encoder = await encoderFor(format, COMPRESSED_SAMPLE_RATE);
-    encoder.encode(second);
-    encoder.end();
-  }
-}
-
-await warmUp();
 // Messages of one stream are handled in order: each waits for the one before it.
 let last: Promise<void> = Promise.resolve();
 port.on('message', (message: ToEncoder) => {

@@ -4,9 +4,7 @@ import {
   type CompressedFormatName,
   type FormatEncoder,
 } from './compressed-formats.ts';
-import { flacEncoders } from './flac-encoder.ts';
-import { mp3Encoders } from './mp3-encoder.ts';
-import { type OpusRate, opusEncoders } from './opus-encoder.ts';
+import type { OpusRate } from './opus-encoder.ts';
 import { type Resampler, ResamplerBackend } from './resampler.ts';
 
 /** Makes a stream's encoder of a compressed format for PCM at `inputRate`. */
@@ -34,23 +32,37 @@ function resampled(encoder: FormatEncoder, resampler: Resampler): FormatEncoder 
   };
 }
 
+/** Loads one format's library (LAME, libopus, libFLAC: tens of ms, a few MB to 20 MB each). */
+const libraries: Readonly<
+  Record<CompressedFormatName, () => Promise<(rate: number) => Promise<FormatEncoder>>>
+> = {
+  mp3: async () => (await import('./mp3-encoder.ts')).mp3Encoders(),
+  opus: async () => {
+    const opus = (await import('./opus-encoder.ts')).opusEncoders();
+    return async (rate) => opus(rate as OpusRate);
+  },
+  flac: async () => {
+    const flac = await (await import('./flac-encoder.ts')).flacEncoders();
+    return async (rate) => flac(rate);
+  },
+};
+
 /**
- * Loads every compressed format's library (LAME, libopus, libFLAC: tens of ms) and returns the
- * maker of their encoders. Once per thread: the encoding threads, or a bench measuring them.
- * PCM at a rate the codec does not take (22,050 Hz for Opus) is first resampled to 24 kHz.
+ * The maker of compressed formats' encoders, once per thread (the encoding threads, or a bench
+ * measuring them). Each format's library is loaded when a stream first asks for it, so a service
+ * whose clients never ask for MP3, Opus or FLAC holds none of them. PCM at a rate the codec does
+ * not take (22,050 Hz for Opus) is first resampled to 24 kHz.
  */
 export async function loadFormatEncoders(): Promise<MakeFormatEncoder> {
-  const [mp3, flac, resamplers] = await Promise.all([mp3Encoders(), flacEncoders(), ResamplerBackend.load()]);
-  const opus = opusEncoders();
-  const at = async (format: CompressedFormatName, rate: number): Promise<FormatEncoder> => {
-    switch (format) {
-      case 'mp3':
-        return mp3(rate);
-      case 'opus':
-        return opus(rate as OpusRate);
-      case 'flac':
-        return flac(rate);
+  const resamplers = await ResamplerBackend.load();
+  const loaded = new Map<CompressedFormatName, ReturnType<(typeof libraries)[CompressedFormatName]>>();
+  const at = (format: CompressedFormatName, rate: number): Promise<FormatEncoder> => {
+    let library = loaded.get(format);
+    if (!library) {
+      library = libraries[format]();
+      loaded.set(format, library);
     }
+    return library.then((make) => make(rate));
   };
   return async (format, inputRate) => {
     if (NATIVE_RATES[format](inputRate)) return at(format, inputRate);
