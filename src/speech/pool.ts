@@ -204,12 +204,8 @@ export class EnginePool {
     const pool = new EnginePool(options);
     try {
       pool.#prepared = await prepareEngines();
-      await Promise.all([
-        ...Array.from({ length: options.size }, () => pool.#spawn()),
-        EncodingThreads.start(options.encodingThreads ?? 1).then((threads) => {
-          pool.#encoding = threads;
-        }),
-      ]);
+      pool.#encoding = new EncodingThreads(options.encodingThreads ?? 1);
+      await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
     } catch (error) {
       await pool.close();
       throw error;

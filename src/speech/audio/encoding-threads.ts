@@ -29,27 +29,23 @@ interface Pending {
  * The threads that run the compressed-format encoders (MP3, Ogg Opus, FLAC). Encoding costs
  * milliseconds per second of audio (`npm run bench -- --only formats`), more than espeak-ng spends
  * making it: on the thread that answers requests it would hold back other calls' first audio.
- * Each stream stays on one thread, since its encoder keeps state.
+ * Each stream stays on one thread, since its encoder keeps state. The threads start when the
+ * first stream opens, so a service whose clients never ask for a compressed format holds none;
+ * a stream's messages wait in its thread's queue while the thread starts.
  */
 export class EncodingThreads {
+  readonly #size: number;
   readonly #threads: Thread[] = [];
   readonly #pending = new Map<number, Pending>();
   #nextStream = 1;
   #nextRequest = 1;
   #closed = false;
 
-  private constructor() {}
-
-  /** Starts `size` threads and resolves once each is ready (each loads a format's library when first asked for it). */
-  static async start(size: number): Promise<EncodingThreads> {
-    const threads = new EncodingThreads();
-    try {
-      await Promise.all(Array.from({ length: size }, () => threads.#spawn()));
-    } catch (error) {
-      await threads.close();
-      throw error;
-    }
-    return threads;
+  /** Up to `size` threads, started when streams first need them. */
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new Error('encoding threads: size must be a positive integer');
+    this.#size = size;
   }
 
   /**
@@ -57,11 +53,13 @@ export class EncodingThreads {
    * format's own rate; one the codec does not take is resampled on the thread).
    */
   open(format: CompressedFormat, inputRate: number = format.sampleRate): EncodingStream {
+    if (this.#closed) throw new Error('the encoding threads are closed');
+    while (this.#threads.length < this.#size) this.#spawn();
     const thread = this.#threads.reduce<Thread | undefined>(
       (a, b) => (a && a.open <= b.open ? a : b),
       undefined,
     );
-    if (!thread || this.#closed) throw new Error('the encoding threads are closed');
+    if (!thread) throw new Error('the encoding threads are closed');
     const stream = this.#nextStream++;
     thread.open++;
     let open = true;
@@ -106,39 +104,26 @@ export class EncodingThreads {
     this.#pending.clear();
   }
 
-  #spawn(): Promise<void> {
+  #spawn(): void {
     const worker = startTypeScriptWorker(new URL('./encoding-worker.ts', import.meta.url), undefined);
     const thread: Thread = { worker, open: 0 };
     this.#threads.push(thread);
-    return new Promise((resolve, reject) => {
-      let ready = false;
-      worker.on('message', (message: FromEncoder) => {
-        if (message.type === 'ready') {
-          ready = true;
-          resolve();
-          return;
-        }
-        const pending = this.#pending.get(message.request);
-        if (!pending) return;
-        this.#pending.delete(message.request);
-        if (message.type === 'bytes') pending.resolve(message.bytes);
-        else pending.reject(new Error(message.message));
-      });
-      const onDeath = (error: Error) => {
-        this.#threads.splice(this.#threads.indexOf(thread), 1);
-        if (!ready) {
-          reject(error);
-          return;
-        }
-        // Requests of the lost thread's streams cannot be told apart here: all in flight fail,
-        // and a replacement keeps the number of threads.
-        this.#failAll(error);
-        if (!this.#closed) this.#spawn().catch(() => {});
-      };
-      worker.on('error', onDeath);
-      worker.on('exit', (code) => {
-        if (this.#threads.includes(thread)) onDeath(new Error(`encoding thread exited with code ${code}`));
-      });
+    worker.on('message', (message: FromEncoder) => {
+      if (message.type === 'ready') return;
+      const pending = this.#pending.get(message.request);
+      if (!pending) return;
+      this.#pending.delete(message.request);
+      if (message.type === 'bytes') pending.resolve(message.bytes);
+      else pending.reject(new Error(message.message));
     });
+    const onDeath = (error: Error) => {
+      if (!this.#threads.includes(thread)) return;
+      this.#threads.splice(this.#threads.indexOf(thread), 1);
+      // Requests of the lost thread's streams cannot be told apart here: all in flight fail. The
+      // next stream starts a thread again.
+      this.#failAll(error);
+    };
+    worker.on('error', onDeath);
+    worker.on('exit', (code) => onDeath(new Error(`encoding thread exited with code ${code}`)));
   }
 }

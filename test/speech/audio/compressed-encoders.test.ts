@@ -76,7 +76,7 @@ describe('Ogg page checksum', () => {
 describe('EncodingThreads', () => {
   let threads: EncodingThreads;
   before(async () => {
-    threads = await EncodingThreads.start(1);
+    threads = new EncodingThreads(1);
   });
   after(async () => {
     await threads.close();
