@@ -141,7 +141,7 @@ export async function benchGreeting(
   progress(`greeting: ${rounds} burst(s) of ${size} fresh calls, with and without the clause cache`);
   const calls = (round: number) => Array.from({ length: size }, (_, i) => callOf(round * size + i));
   const uncachedSide = await startSide(0, size * rounds, turns);
-  const cachedSide = await startSide(16, size * rounds, turns);
+  const cachedSide = await startSide(8, size * rounds, turns);
   const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const uncached: FreshCall[] = [];
   const cached: FreshCall[] = [];

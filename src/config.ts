@@ -77,7 +77,7 @@ const schema = z
     NEURAL_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
     // Memory for the per-account clause cache (the audio of repeated phrases), in MB; 0 turns it
     // off. Small by default: the service's memory target counts it.
-    CLAUSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(16),
+    CLAUSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(8),
     CHARS_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // The reverse proxies whose X-Forwarded-For (client address) the service believes, as

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
   });
 
   it('keeps a small clause cache by default, sized in MB, off at 0', () => {
-    assert.equal(loadConfig({}).clauseCacheBytes, 16 * 1024 * 1024);
+    assert.equal(loadConfig({}).clauseCacheBytes, 8 * 1024 * 1024);
     assert.equal(loadConfig({ CLAUSE_CACHE_MB: '0.5' }).clauseCacheBytes, 512 * 1024);
     assert.equal(loadConfig({ CLAUSE_CACHE_MB: '0' }).clauseCacheBytes, 0);
     for (const bad of ['-1', 'lots'])
