@@ -14,6 +14,5 @@ export type ToEncoder =
 
 /** Replies of an encoding thread: the bytes a request produced, or why it failed. `bytes` are transferred. */
 export type FromEncoder =
-  | { readonly type: 'ready' }
   | { readonly type: 'bytes'; readonly request: number; readonly bytes: Uint8Array }
   | { readonly type: 'error'; readonly request: number; readonly message: string };

@@ -109,7 +109,6 @@ export class EncodingThreads {
     const thread: Thread = { worker, open: 0 };
     this.#threads.push(thread);
     worker.on('message', (message: FromEncoder) => {
-      if (message.type === 'ready') return;
       const pending = this.#pending.get(message.request);
       if (!pending) return;
       this.#pending.delete(message.request);

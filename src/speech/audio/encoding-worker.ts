@@ -61,4 +61,3 @@ port.on('message', (message: ToEncoder) => {
   // An encoder that failed to be made fails its stream's requests; nothing else is left to report.
   last = last.then(() => handle(message)).catch(() => {});
 });
-reply({ type: 'ready' });
