@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { LocalFileStore, newFileId } from '../../src/store/files/local-file-store.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
+import { saveFile } from '../helpers/save-file.ts';
 
 const HOUR = 60 * 60 * 1000;
 /** 10,000 bytes, the representation size of RFC 9110's range examples (section 14.1.2). */
@@ -37,7 +38,7 @@ describe('GET|HEAD /generated/audio_<id>.wav', () => {
       now: () => new Date(Date.now() + clockOffsetMs),
     });
     app = await buildTestApp({ files: store });
-    ({ id } = await store.save([bytes]));
+    ({ id } = await saveFile(store, [bytes]));
   });
   after(async () => {
     await app.close();
@@ -125,7 +126,7 @@ describe('GET|HEAD /generated/audio_<id>.wav', () => {
     });
 
     it('gives one identical 404 for an unknown, a malformed and an expired id', async () => {
-      const { id: expiring } = await store.save([bytes]);
+      const { id: expiring } = await saveFile(store, [bytes]);
       clockOffsetMs = HOUR;
       try {
         const responses = await Promise.all(

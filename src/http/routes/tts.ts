@@ -141,32 +141,40 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     const pool = readyPool(options.pool);
     const tokens = await precheck(accountId, tts, 0);
     const controller = abortOnDisconnect(request, reply);
-    const parts: Uint8Array[] = [];
-    let end: Extract<SynthesisEvent, { type: 'end' }> | undefined;
+    const extension = output.name === 'wav' ? 'wav' : output.extension;
+    // Written as it is spoken, never held whole (a 10,000-character WAV is tens of MB); the WAV
+    // header, which needs the audio's length, fills the bytes reserved at the start (its size
+    // does not depend on the length).
+    const wav = output.name === 'wav';
+    const draft = await options.files.create(extension, wav ? wavHeader(0, tts.voice.sampleRate).length : 0);
     const endCall = options.metrics.callStarted('file');
+    let saved: { id: string; end: Extract<SynthesisEvent, { type: 'end' }> };
     try {
+      let end: Extract<SynthesisEvent, { type: 'end' }> | undefined;
       for await (const event of synthesize(pool, {
         document: tts.document,
         voice: tts.voice,
-        target: output.name === 'wav' ? { kind: 'native' } : { kind: 'compressed', format: output },
+        target: wav ? { kind: 'native' } : { kind: 'compressed', format: output },
         file: true,
         maxSeconds: tts.maxSeconds,
         signal: controller.signal,
         clauses: options.clauseCache?.forAccount(accountId),
       })) {
-        if (event.type === 'audio') parts.push(event.bytes);
+        if (event.type === 'audio') await draft.append(event.bytes);
         else if (event.type === 'end') end = event;
       }
+      if (!end) throw new Error('synthesis ended without a summary');
+      if (end.bytes === 0) throw nothingToSay();
+      // Saved before the charge, deleted unless the charge commits (refused, or the database
+      // failed): never a charge without a file, and never a reachable file without a charge.
+      const { id } = await draft.commit(wav ? wavHeader(end.bytes, end.sampleRate) : undefined);
+      saved = { id, end };
     } finally {
       endCall();
+      // Nothing once committed; a temp file a failed removal leaves is swept with the rest.
+      await draft.discard().catch(() => {});
     }
-    if (!end) throw new Error('synthesis ended without a summary');
-    if (end.bytes === 0) throw nothingToSay();
-    const extension = output.name === 'wav' ? 'wav' : output.extension;
-    const file = output.name === 'wav' ? [wavHeader(end.bytes, end.sampleRate), ...parts] : parts;
-    // Saved before the charge, deleted unless the charge commits (refused, or the database
-    // failed): never a charge without a file, and never a reachable file without a charge.
-    const { id } = await options.files.save(file, extension);
+    const { id, end } = saved;
     const charge = await options.billing
       .commitCharge(accountId, {
         tokens,

@@ -30,10 +30,12 @@ export interface StoredFile {
  */
 export interface GeneratedFileStore {
   /**
-   * Stores `parts`, in order, as one file under a fresh id (on disk without joining them in
-   * memory: a 10,000-character WAV is tens of MB); readers never see a partly written file.
+   * Starts a file of this kind, written as its bytes come (a 10,000-character WAV is tens of
+   * MB: the local store keeps at most 1 MiB of it in memory); readers never see it before
+   * `commit`. `reserve` bytes at its start are left for the head given to `commit` (a WAV
+   * header, which needs the length of the audio after it).
    */
-  save(parts: readonly Uint8Array[], extension?: FileExtension): Promise<{ id: string }>;
+  create(extension?: FileExtension, reserve?: number): Promise<FileDraft>;
   /**
    * The file, or undefined when the id is malformed, unknown or expired, or names a file of
    * another kind: a file is found by its id and its extension (WAV when not given) together.
@@ -45,6 +47,26 @@ export interface GeneratedFileStore {
   sweep(now?: Date): Promise<number>;
   /** For health: true when files can be written, otherwise a short reason. */
   check(): Promise<true | string>;
+}
+
+/** A file being written: found under no id until committed. */
+export interface FileDraft {
+  /** Adds `bytes` after those appended before. */
+  append(bytes: Uint8Array): Promise<void>;
+  /**
+   * Writes `head` into the bytes reserved at the start (exactly as many) and makes the file
+   * readable under a fresh id.
+   */
+  commit(head?: Uint8Array): Promise<{ id: string }>;
+  /** Drops the file; once committed or dropped, does nothing. */
+  discard(): Promise<void>;
+}
+
+/** Checks that `head` fills the `reserve` bytes left at a draft's start, no more and no fewer. */
+export function checkHead(head: Uint8Array | undefined, reserve: number): void {
+  if ((head?.length ?? 0) !== reserve) {
+    throw new RangeError(`the head must be the ${reserve} bytes reserved, not ${head?.length ?? 0}`);
+  }
 }
 
 /**

@@ -1,9 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  type FileHandle,
+  mkdir,
+  open as openFile,
+  readdir,
+  rename,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type ByteSpan,
+  checkHead,
+  type FileDraft,
   type FileExtension,
   fileExtensions,
   type GeneratedFileStore,
@@ -64,8 +76,8 @@ export interface LocalFileStoreOptions {
 }
 
 /**
- * The embedded default: one file per id in a local folder, `<id>.<extension>`. A save writes a dot-named
- * temp file and renames it into place, which is atomic within one file system. A file's age is
+ * The embedded default: one file per id in a local folder, `<id>.<extension>`. A file is written
+ * to a dot-named temp file as its bytes come and renamed into place when committed, which is atomic within one file system. A file's age is
  * its modification time, set from the store's clock when it is saved.
  */
 export class LocalFileStore implements GeneratedFileStore {
@@ -89,21 +101,18 @@ export class LocalFileStore implements GeneratedFileStore {
     return new LocalFileStore(options);
   }
 
-  async save(parts: readonly Uint8Array[], extension: FileExtension = 'wav'): Promise<{ id: string }> {
-    const id = newFileId();
-    const temp = join(this.#dir, `.${id}-${randomBytes(6).toString('hex')}.tmp`);
-    const now = this.#now();
-    try {
+  async create(extension: FileExtension = 'wav', reserve = 0): Promise<FileDraft> {
+    const temp = join(this.#dir, `.${newFileId()}-${randomBytes(6).toString('hex')}.tmp`);
+    const handle = await openFile(temp, 'wx', 0o600);
+    return new LocalFileDraft(handle, temp, reserve, async () => {
       // No fsync: the files are disposable, and rename alone already hides partial writes
       // from readers; a power cut may lose a file, which the client then asks for again.
-      await writeFile(temp, parts, { flag: 'wx', mode: 0o600 });
+      const id = newFileId();
+      const now = this.#now();
       await utimes(temp, now, now);
       await rename(temp, this.#path(id, extension));
-    } catch (error) {
-      await removeQuietly(temp).catch(() => {});
-      throw error;
-    }
-    return { id };
+      return { id };
+    });
   }
 
   async open(id: string, extension: FileExtension = 'wav'): Promise<StoredFile | undefined> {
@@ -170,5 +179,70 @@ export class LocalFileStore implements GeneratedFileStore {
 
   #path(id: string, extension: FileExtension): string {
     return join(this.#dir, `${id}.${extension}`);
+  }
+}
+
+// Appended bytes are written once this many wait, so a long file costs one write a MiB.
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** A file written to a dot-named temp file, renamed to its id by `commit`. */
+class LocalFileDraft implements FileDraft {
+  readonly #handle: FileHandle;
+  readonly #temp: string;
+  readonly #reserve: number;
+  readonly #publish: () => Promise<{ id: string }>;
+  #waiting: Uint8Array[] = [];
+  #waitingBytes = 0;
+  #position: number;
+  #done = false;
+
+  constructor(handle: FileHandle, temp: string, reserve: number, publish: () => Promise<{ id: string }>) {
+    this.#handle = handle;
+    this.#temp = temp;
+    this.#reserve = reserve;
+    this.#publish = publish;
+    this.#position = reserve;
+  }
+
+  async append(bytes: Uint8Array): Promise<void> {
+    if (this.#done) throw new Error('the file was already committed or discarded');
+    this.#waiting.push(bytes);
+    this.#waitingBytes += bytes.length;
+    if (this.#waitingBytes >= WRITE_BATCH_BYTES) await this.#flush();
+  }
+
+  async commit(head?: Uint8Array): Promise<{ id: string }> {
+    checkHead(head, this.#reserve);
+    if (this.#done) throw new Error('the file was already committed or discarded');
+    this.#done = true;
+    try {
+      await this.#flush();
+      if (head) await this.#handle.write(head, 0, head.length, 0);
+      await this.#handle.close();
+      return await this.#publish();
+    } catch (error) {
+      await this.#handle.close().catch(() => {});
+      await removeQuietly(this.#temp).catch(() => {});
+      throw error;
+    }
+  }
+
+  async discard(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    this.#waiting = [];
+    await this.#handle.close().catch(() => {});
+    await removeQuietly(this.#temp);
+  }
+
+  async #flush(): Promise<void> {
+    const waiting = this.#waiting;
+    const length = this.#waitingBytes;
+    this.#waiting = [];
+    this.#waitingBytes = 0;
+    // One call writes every buffer, however many, from the position given (libuv loops over
+    // short writes and the system's limit on buffers a call).
+    if (waiting.length > 0) await this.#handle.writev(waiting, this.#position);
+    this.#position += length;
   }
 }

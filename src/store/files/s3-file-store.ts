@@ -13,6 +13,8 @@ import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import {
   type ByteSpan,
+  checkHead,
+  type FileDraft,
   type FileExtension,
   fileExtensions,
   type GeneratedFileStore,
@@ -93,27 +95,27 @@ export class S3FileStore implements GeneratedFileStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async save(parts: readonly Uint8Array[], extension: FileExtension = 'wav'): Promise<{ id: string }> {
-    const id = newFileId();
-    const createdAt = this.#now();
-    await guarded(() =>
-      this.#client.send(
-        new PutObjectCommand({
-          Bucket: this.#bucket,
-          Key: this.#key(id, extension),
-          // Joined: a stream body would go as aws-chunked with a trailing checksum (the SDK's
-          // default), which not every S3-compatible server decodes; a buffer goes plain, its
-          // checksum in a header.
-          Body: Buffer.concat(parts),
-          // For the bucket's own tools only: downloads get their type from the service.
-          ContentType: `audio/${extension === 'mp3' ? 'mpeg' : extension === 'opus' ? 'ogg' : extension}`,
-          Metadata: { [CREATED_AT]: String(createdAt.getTime()) },
-          // Bucket-side caches and lifecycle tools see the same end of life as the service.
-          Expires: new Date(createdAt.getTime() + this.#lifetimeMs),
-        }),
-      ),
-    );
-    return { id };
+  async create(extension: FileExtension = 'wav', reserve = 0): Promise<FileDraft> {
+    // Held in memory and sent in one PUT on commit: a stream body would go as aws-chunked with a
+    // trailing checksum (the SDK's default), which not every S3-compatible server decodes; a
+    // buffer goes plain, its checksum in a header.
+    let parts: Uint8Array[] | undefined = [];
+    return {
+      append: async (bytes) => {
+        if (!parts) throw new Error('the file was already committed or discarded');
+        parts.push(bytes);
+      },
+      commit: async (head) => {
+        checkHead(head, reserve);
+        if (!parts) throw new Error('the file was already committed or discarded');
+        const body = Buffer.concat(head ? [head, ...parts] : parts);
+        parts = undefined;
+        return this.#put(body, extension);
+      },
+      discard: async () => {
+        parts = undefined;
+      },
+    };
   }
 
   async open(id: string, extension: FileExtension = 'wav'): Promise<StoredFile | undefined> {
@@ -185,6 +187,26 @@ export class S3FileStore implements GeneratedFileStore {
       if (status === 403) return 'access denied';
       return status === undefined ? withErrorCode('unreachable', error) : `status ${status}`;
     }
+  }
+
+  async #put(body: Buffer, extension: FileExtension): Promise<{ id: string }> {
+    const id = newFileId();
+    const createdAt = this.#now();
+    await guarded(() =>
+      this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#key(id, extension),
+          Body: body,
+          // For the bucket's own tools only: downloads get their type from the service.
+          ContentType: `audio/${extension === 'mp3' ? 'mpeg' : extension === 'opus' ? 'ogg' : extension}`,
+          Metadata: { [CREATED_AT]: String(createdAt.getTime()) },
+          // Bucket-side caches and lifecycle tools see the same end of life as the service.
+          Expires: new Date(createdAt.getTime() + this.#lifetimeMs),
+        }),
+      ),
+    );
+    return { id };
   }
 
   #key(id: string, extension: FileExtension): string {

@@ -11,6 +11,7 @@ import {
 } from '../../../src/store/files/local-file-store.ts';
 import { S3FileStore } from '../../../src/store/files/s3-file-store.ts';
 import { type S3TestServer, startS3Server } from '../../helpers/s3-server.ts';
+import { saveFile } from '../../helpers/save-file.ts';
 
 // The contract every generated-file store keeps, run on each: the local folder (the embedded
 // default) and an S3-compatible bucket (a local server). Cases follow the API contract's
@@ -93,7 +94,7 @@ for (const kind of [localStores(), s3Stores()]) {
         bytes.subarray(44, 700),
         bytes.subarray(700),
       ];
-      const { id } = await store.save(parts);
+      const { id } = await saveFile(store, parts);
       const file = await store.open(id);
       assert.ok(file);
       assert.equal(file.size, 1000);
@@ -110,6 +111,35 @@ for (const kind of [localStores(), s3Stores()]) {
       );
     });
 
+    it('writes a long file as it comes, in order, its head into the bytes reserved at the start', async () => {
+      const store = await kind.make();
+      // Three chunks of 700 KB, more than the local store keeps before it writes.
+      const chunks = [1, 2, 3].map((n) => Uint8Array.from({ length: 700_000 }, (_, i) => (i * n) % 253));
+      const head = Uint8Array.from({ length: 44 }, (_, i) => 200 + i);
+      const draft = await store.create('wav', 44);
+      for (const chunk of chunks) await draft.append(chunk);
+      await assert.rejects(draft.commit(Uint8Array.of(1, 2, 3)), RangeError, 'a head of another size');
+      const { id } = await draft.commit(head);
+      const file = await store.open(id);
+      assert.equal(file?.size, 44 + 2_100_000);
+      const expected = Buffer.concat([head, ...chunks]);
+      assert.ok(expected.equals(Buffer.from(await readAll(file.stream()))));
+      await draft.discard();
+      assert.ok(await store.open(id), 'discarding a committed file leaves it');
+      await assert.rejects(draft.append(head), /already committed/);
+    });
+
+    it('leaves nothing to find of a discarded file, and a committed file has a fresh id', async () => {
+      const store = await kind.make();
+      const draft = await store.create('mp3');
+      await draft.append(bytes);
+      await draft.discard();
+      await assert.rejects(draft.commit(), /already committed or discarded/);
+      assert.equal(await store.sweep(new Date(Date.now() + DEFAULT_FILE_LIFETIME_MS + 5_000)), 0);
+      const { id } = await saveFile(store, [bytes], 'mp3');
+      assert.ok(await store.open(id, 'mp3'));
+    });
+
     it('gives undefined for an unknown id of the right shape', async () => {
       const store = await kind.make();
       assert.equal(await store.open(newFileId()), undefined);
@@ -117,7 +147,7 @@ for (const kind of [localStores(), s3Stores()]) {
 
     it('deletes a file, and deleting an unknown id is not an error', async () => {
       const store = await kind.make();
-      const { id } = await store.save([bytes]);
+      const { id } = await saveFile(store, [bytes]);
       await store.delete(id);
       assert.equal(await store.open(id), undefined);
       await store.delete(id);
@@ -125,13 +155,13 @@ for (const kind of [localStores(), s3Stores()]) {
 
     it('keeps a file under its kind: found by id and extension together, removed and swept as such', async () => {
       const store = await kind.make();
-      const { id } = await store.save([bytes], 'opus');
+      const { id } = await saveFile(store, [bytes], 'opus');
       assert.equal((await store.open(id, 'opus'))?.size, 1000);
       assert.equal(await store.open(id), undefined, 'not a WAV');
       assert.equal(await store.open(id, 'mp3'), undefined);
       await store.delete(id, 'mp3');
       assert.ok(await store.open(id, 'opus'), 'deleting another kind leaves it');
-      const { id: other } = await store.save([bytes], 'flac');
+      const { id: other } = await saveFile(store, [bytes], 'flac');
       await store.delete(other, 'flac');
       assert.equal(await store.open(other, 'flac'), undefined);
       assert.equal(await store.sweep(new Date(Date.now() + DEFAULT_FILE_LIFETIME_MS + HOUR)), 1);
@@ -141,7 +171,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('keeps saves running side by side apart, each under its own id', async () => {
       const store = await kind.make();
       const saved = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.save([Uint8Array.of(i, i, i)])),
+        Array.from({ length: 20 }, (_, i) => saveFile(store, [Uint8Array.of(i, i, i)])),
       );
       assert.equal(new Set(saved.map((s) => s.id)).size, 20);
       for (const [i, { id }] of saved.entries()) {
@@ -154,7 +184,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('refuses malformed ids before touching storage: traversal and near misses', async () => {
       // Path traversal shapes from OWASP's "Path Traversal" attack page.
       const store = await kind.make();
-      const { id } = await store.save([bytes]);
+      const { id } = await saveFile(store, [bytes]);
       for (const bad of [
         '../secret',
         '..%2Fsecret',
@@ -174,7 +204,7 @@ for (const kind of [localStores(), s3Stores()]) {
     it('serves a file until its lifetime is up, then gives undefined and deletes it, before any sweep', async () => {
       let now = new Date('2025-03-01T08:00:00Z');
       const store = await kind.make({ lifetimeMs: HOUR, now: () => now });
-      const { id } = await store.save([bytes]);
+      const { id } = await saveFile(store, [bytes]);
       const file = await store.open(id);
       assert.equal(file?.createdAt.toISOString(), '2025-03-01T08:00:00.000Z');
       assert.equal(file?.expiresAt.toISOString(), '2025-03-01T09:00:00.000Z');
@@ -188,8 +218,8 @@ for (const kind of [localStores(), s3Stores()]) {
 
     it('sweep removes the files past their lifetime, and only those', async () => {
       const store = await kind.make();
-      const { id: first } = await store.save([bytes]);
-      const { id: second } = await store.save([bytes]);
+      const { id: first } = await saveFile(store, [bytes]);
+      const { id: second } = await saveFile(store, [bytes]);
       assert.equal(await store.sweep(), 0);
       assert.ok(await store.open(first));
       // A few seconds past the lifetime: some stores keep times in whole seconds.

@@ -10,6 +10,7 @@ import {
   LocalFileStore,
   newFileId,
 } from '../../../src/store/files/local-file-store.ts';
+import { saveFile } from '../../helpers/save-file.ts';
 
 /** 1,000 bytes that differ from their neighbours, so an off-by-one in a range shows. */
 const bytes = Uint8Array.from({ length: 1000 }, (_, i) => i % 251);
@@ -27,9 +28,23 @@ describe('LocalFileStore', () => {
     it('creates its folder and leaves no temp file behind, even with saves running side by side', async () => {
       const dir = join(root, 'atomic', 'generated');
       const store = await LocalFileStore.create({ dir });
-      const ids = await Promise.all(Array.from({ length: 20 }, () => store.save([bytes])));
+      const ids = await Promise.all(Array.from({ length: 20 }, () => saveFile(store, [bytes])));
       const names = (await readdir(dir)).sort();
       assert.deepEqual(names, ids.map(({ id }) => `${id}.wav`).sort());
+    });
+    it('writes a file being made to a temp file no id names, renamed into place on commit, removed on discard', async () => {
+      const dir = join(root, 'drafts');
+      const store = await LocalFileStore.create({ dir });
+      const kept = await store.create('wav', 44);
+      const dropped = await store.create('wav');
+      await kept.append(Uint8Array.from({ length: 2_000_000 }, (_, i) => i % 256));
+      await dropped.append(bytes);
+      const temps = await readdir(dir);
+      assert.equal(temps.length, 2);
+      for (const name of temps) assert.match(name, /^\.[0-9A-Za-z-]+\.tmp$/);
+      await dropped.discard();
+      const { id } = await kept.commit(new Uint8Array(44));
+      assert.deepEqual(await readdir(dir), [`${id}.wav`]);
     });
   });
 
@@ -68,8 +83,8 @@ describe('LocalFileStore', () => {
     it('sweep removes files (and stale temp files) older than the lifetime, and nothing else', async () => {
       const dir = join(root, 'sweep');
       const store = await LocalFileStore.create({ dir });
-      const { id: old } = await store.save([bytes]);
-      const { id: fresh } = await store.save([bytes]);
+      const { id: old } = await saveFile(store, [bytes]);
+      const { id: fresh } = await saveFile(store, [bytes]);
       const dayAgo = new Date(Date.now() - DEFAULT_FILE_LIFETIME_MS - 1000);
       await utimes(join(dir, `${old}.wav`), dayAgo, dayAgo);
       const staleTemp = `.${newFileId()}-0123456789ab.tmp`;
@@ -106,7 +121,7 @@ describe('startSweeper', () => {
     let overlapped = false;
     const errors: unknown[] = [];
     const store: GeneratedFileStore = {
-      save: async () => ({ id: '' }),
+      create: async () => assert.fail('not used'),
       open: async () => undefined,
       delete: async () => {},
       check: async () => true,

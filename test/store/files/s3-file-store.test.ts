@@ -6,6 +6,7 @@ import { S3FileStore } from '../../../src/store/files/s3-file-store.ts';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable.ts';
 import { unusedPort } from '../../helpers/ports.ts';
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3Server } from '../../helpers/s3-server.ts';
+import { saveFile } from '../../helpers/save-file.ts';
 
 // What only the S3 store does: keys under its prefix, a shared bucket left alone, and how it
 // reports a missing bucket or an unreachable server. The contract is in file-store.test.ts.
@@ -20,7 +21,7 @@ describe('S3FileStore', () => {
   it('writes <prefix><id>.wav, and sweeps only its own names under its prefix', async () => {
     const client = server.client();
     const store = new S3FileStore({ client, bucket: server.bucket, prefix: 'audio/' });
-    const { id } = await store.save([Uint8Array.of(1, 2, 3)]);
+    const { id } = await saveFile(store, [Uint8Array.of(1, 2, 3)]);
     const put = (Key: string) =>
       client.send(new PutObjectCommand({ Bucket: server.bucket, Key, Body: 'keep' }));
     await put('audio/README.txt');
@@ -48,7 +49,7 @@ describe('S3FileStore', () => {
     });
     try {
       const store = new S3FileStore({ client, bucket: server.bucket });
-      await assert.rejects(store.save([Uint8Array.of(1)]), (error: unknown) => {
+      await assert.rejects(saveFile(store, [Uint8Array.of(1)]), (error: unknown) => {
         assert.ok(error instanceof StoreUnavailableError);
         assert.equal(error.store, 'file storage');
         assert.match(error.reason, /^unreachable/);
