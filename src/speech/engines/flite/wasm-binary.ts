@@ -111,6 +111,13 @@ export interface FliteRewrite {
   readonly stackPointer: string;
   /** The negative descriptor Flite's audio streaming callback writes to (`redirectAudioStream`). */
   readonly streamFd?: number;
+  /**
+   * Leaves the bytes of the read-only data out of the module (its segment kept, empty), for
+   * whoever instantiates it to copy them into the memory from the binary's file
+   * (`readOnlyData` says where they are): V8 keeps a compiled module's bytes for as long as the
+   * module lives, and these are 17 MB of the 17.1.
+   */
+  readonly leaveOutReadOnlyData?: boolean;
 }
 
 /**
@@ -127,6 +134,10 @@ export function rewriteFlite(binary: Uint8Array, rewrite: FliteRewrite): Uint8Ar
   if (mutable.length !== 1) {
     throw new Error(`expected one mutable global (the stack pointer), found ${mutable.length}`);
   }
+  const readOnly = rewrite.leaveOutReadOnlyData ? readOnlySegment(sections) : undefined;
+  if (rewrite.leaveOutReadOnlyData && readOnly === undefined) {
+    throw new Error('the binary names no .rodata segment to leave out');
+  }
   return assemble(
     sections
       .filter((section) => section.id !== CUSTOM_SECTION)
@@ -136,6 +147,18 @@ export function rewriteFlite(binary: Uint8Array, rewrite: FliteRewrite): Uint8Ar
           return {
             id: section.id,
             body: withExport(section.body, rewrite.stackPointer, EXPORT_KIND_GLOBAL, index),
+          };
+        }
+        if (section.id === DATA_SECTION && readOnly) {
+          // The segment's header, its size now 0, in place of the header and the bytes.
+          const { body } = section;
+          return {
+            id: DATA_SECTION,
+            body: concatenate([
+              body.subarray(0, readOnly.header),
+              Uint8Array.of(0),
+              body.subarray(readOnly.bytes + readOnly.size),
+            ]),
           };
         }
         return section.id === CODE_SECTION && code ? { id: CODE_SECTION, body: code } : section;
@@ -186,13 +209,20 @@ function names(sections: readonly Section[], subsectionId: number): Map<number, 
   return found;
 }
 
-/**
- * Where the linker put the module's read-only data (its `.rodata` data segment, named in the
- * name section), or undefined when the binary does not say. C never writes there (a native
- * build maps it read-only), so a run leaves it as the instance got it.
- */
-export function readOnlyData(binary: Uint8Array): MemoryRange | undefined {
-  const sections = readSections(binary);
+/** The read-only data's segment: where it lies in memory and in the data section's body. */
+interface ReadOnlySegment {
+  /** Its offset in memory. */
+  readonly start: number;
+  readonly size: number;
+  /** Where its size is written in the data section's body, and where its bytes start there. */
+  readonly header: number;
+  readonly bytes: number;
+  /** The data section's body, a view of the binary. */
+  readonly data: Uint8Array;
+}
+
+/** The linker's `.rodata` segment, named in the name section, or undefined when none is. */
+function readOnlySegment(sections: readonly Section[]): ReadOnlySegment | undefined {
   const index = [...names(sections, DATA_NAMES)].find(([, name]) => name === '.rodata')?.[0];
   const data = sections.find((section) => section.id === DATA_SECTION)?.body;
   if (index === undefined || data === undefined) return undefined;
@@ -202,11 +232,32 @@ export function readOnlyData(binary: Uint8Array): MemoryRange | undefined {
     if (data[at] !== ACTIVE_SEGMENT || data[at + 1] !== I32_CONST) return undefined;
     const offset = readUnsigned(data, at + 2);
     if (data[offset.next] !== END) return undefined;
-    const size = readUnsigned(data, offset.next + 1);
-    if (segment === index) return { start: offset.value, end: offset.value + size.value };
+    const header = offset.next + 1;
+    const size = readUnsigned(data, header);
+    if (segment === index) return { start: offset.value, size: size.value, header, bytes: size.next, data };
     at = size.next + size.value;
   }
   return undefined;
+}
+
+/** The read-only data: where it lies in the instance's memory, and where its bytes are in the binary. */
+export interface ReadOnlyData extends MemoryRange {
+  readonly offsetInBinary: number;
+}
+
+/**
+ * Where the linker put the module's read-only data (its `.rodata` data segment, named in the
+ * name section), or undefined when the binary does not say. C never writes there (a native
+ * build maps it read-only), so a run leaves it as the instance got it.
+ */
+export function readOnlyData(binary: Uint8Array): ReadOnlyData | undefined {
+  const segment = readOnlySegment(readSections(binary));
+  if (segment === undefined) return undefined;
+  return {
+    start: segment.start,
+    end: segment.start + segment.size,
+    offsetInBinary: segment.data.byteOffset - binary.byteOffset + segment.bytes,
+  };
 }
 
 /** `count` entries of a vector starting at `at`, each read by `entry`, which returns where the next begins. */
