@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, describe, it } from 'node:test';
 import { parseWav } from '../../../src/speech/audio/wav.ts';
+import { SPOKEN_FLITE_VOICES } from '../../../src/speech/engines/flite/unused-voice-data.ts';
 import {
   type CompiledFlite,
   compileFlite,
@@ -26,8 +27,8 @@ describe('Flite runner', () => {
       say('slt', 'Good morning, thank you for calling.'),
       say('rms', 'Your appointment is at three thirty on Tuesday.'),
       say('kal', 'Goodbye.'),
-      say('awb', `${'A long sentence that grows the heap. '.repeat(12)}`),
-      say('kal16', 'Good morning, thank you for calling.'),
+      say('rms', `${'A long sentence that grows the heap. '.repeat(12)}`),
+      say('kal', 'Good morning, thank you for calling.'),
       say('slt', 'Good morning, thank you for calling.'),
       // The accent's two runs: printing the lexicon's phones, then speaking with an addenda.
       ['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you'],
@@ -48,7 +49,7 @@ describe('Flite runner', () => {
     assert.ok(readOnly.end - readOnly.start > 16_000_000, `${readOnly.start}-${readOnly.end}`);
     const runner = new FliteRunner(module);
     const first = runner.memorySnapshot().subarray(readOnly.start, readOnly.end);
-    for (const voice of ['slt', 'rms', 'awb', 'kal16', 'kal']) {
+    for (const voice of SPOKEN_FLITE_VOICES) {
       runner.run(say(voice, 'Good morning, thank you for calling. Goodbye.'));
     }
     runner.run(['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you']);
@@ -56,9 +57,11 @@ describe('Flite runner', () => {
     assert.ok(Buffer.from(after).equals(Buffer.from(first)));
   });
 
-  it('leaves the read-only data out of the module, and an instance filled from the file holds what the whole binary gives', async () => {
+  it('leaves the read-only data out of the module, and an instance filled from the file speaks as the whole binary does', async () => {
     const { readOnly } = module;
     assert.ok(readOnly);
+    const unused = readOnly.unusedVoices;
+    assert.ok(unused, 'the installed binary is the one whose unused voices are known (its SHA-256)');
     const binary = new Uint8Array(await readFile(readOnly.file));
     const rewrite = { stackPointer: 'ijwi_stack_pointer', streamFd: -7 };
     const lean = rewriteFlite(binary, { ...rewrite, leaveOutReadOnlyData: true });
@@ -68,22 +71,50 @@ describe('Flite runner', () => {
     assert.ok(leftOut >= 0 && leftOut < 16, `${leftOut}`);
     const wholeRunner = new FliteRunner({ module: await WebAssembly.compile(whole), readOnly: undefined });
     const leanRunner = new FliteRunner(module);
-    assert.ok(Buffer.from(leanRunner.memorySnapshot()).equals(Buffer.from(wholeRunner.memorySnapshot())));
-    const args = say('rms', 'Your appointment is at three thirty on Tuesday.');
-    assert.ok(Buffer.from(leanRunner.run(args).wav).equals(Buffer.from(wholeRunner.run(args).wav)));
+    // The same memory but for the unused voices' data, which stays unread (zero).
+    const leanMemory = Buffer.from(leanRunner.memorySnapshot());
+    const wholeMemory = Buffer.from(wholeRunner.memorySnapshot());
+    assert.ok(leanMemory.subarray(0, unused.start).equals(wholeMemory.subarray(0, unused.start)));
+    assert.ok(leanMemory.subarray(unused.end).equals(wholeMemory.subarray(unused.end)));
+    assert.ok(leanMemory.subarray(unused.start, unused.end).every((byte) => byte === 0));
+    assert.ok(unused.end - unused.start > 8_000_000, 'awb, awb_time and kal16: 8.6 MB');
+    const runs = SPOKEN_FLITE_VOICES.flatMap((voice) => [
+      say(voice, 'Your appointment is at three thirty on Tuesday, the 14th of March.'),
+      say(voice, 'Dr. Nkurunziza, Kigali, +250 788 123 456; zxqv pfft Mwiseneza!'),
+    ]);
+    runs.push(['-voice', 'kal', '-pr', 'SegmentStress', '-t', 'thank, you, Nyiramana']);
+    for (const args of runs) {
+      const spoken = leanRunner.run(args);
+      const expected = wholeRunner.run(args);
+      assert.ok(Buffer.from(spoken.wav).equals(Buffer.from(expected.wav)), args.join(' '));
+      assert.equal(spoken.printed, expected.printed);
+    }
+  });
+
+  it('runs only as a voice whose data it holds, named first', () => {
+    const runner = new FliteRunner(module);
+    for (const args of [
+      say('awb', 'Hello.'),
+      say('kal16', 'Hello.'),
+      ['-t', 'Hello.'],
+      [...say('slt', 'Hello.'), '-voice', 'awb'],
+    ]) {
+      assert.throws(() => runner.run(args), /only as -voice slt, rms, kal/, args.join(' '));
+    }
+    assert.ok(runner.run(say('slt', '-voice')).wav.length > 44, 'text that looks like the option is text');
   });
 
   it('keeps a reused instance from growing run after run', () => {
     const runner = new FliteRunner(module);
-    runner.run(say('awb', 'Warm up. '.repeat(30)));
+    runner.run(say('rms', 'Warm up. '.repeat(30)));
     const settled = runner.memoryBytes;
-    for (let i = 0; i < 40; i++) runner.run(say('awb', 'Warm up. '.repeat(30)));
+    for (let i = 0; i < 40; i++) runner.run(say('rms', 'Warm up. '.repeat(30)));
     assert.equal(runner.memoryBytes, settled);
   });
 
   it('streams, while it synthesises, exactly the samples it would write, and stops when told', () => {
     const runner = new FliteRunner(module);
-    for (const voice of ['slt', 'rms', 'awb']) {
+    for (const voice of SPOKEN_FLITE_VOICES) {
       const args = say(voice, 'Good morning, thank you for calling the clinic.');
       const { samples: written, sampleRate } = parseWav(runner.run(args).wav);
       const parts: Int16Array[] = [];
@@ -112,7 +143,7 @@ describe('Flite runner', () => {
 
   it('runs again after a run that failed', () => {
     const runner = new FliteRunner(module);
-    assert.throws(() => runner.run(['-f', '/no/such/file.txt']), /flite failed.*no\/such\/file/);
+    assert.throws(() => runner.run(['-voice', 'kal', '-f', '/no/such/file.txt']), /flite failed.*no\/such\/file/);
     const after = runner.run(say('slt', 'Hello.')).wav;
     assert.ok(Buffer.from(after).equals(Buffer.from(new FliteRunner(module).run(say('slt', 'Hello.')).wav)));
   });

