@@ -143,7 +143,10 @@ describe('Flite runner', () => {
 
   it('runs again after a run that failed', () => {
     const runner = new FliteRunner(module);
-    assert.throws(() => runner.run(['-voice', 'kal', '-f', '/no/such/file.txt']), /flite failed.*no\/such\/file/);
+    assert.throws(
+      () => runner.run(['-voice', 'kal', '-f', '/no/such/file.txt']),
+      /flite failed.*no\/such\/file/,
+    );
     const after = runner.run(say('slt', 'Hello.')).wav;
     assert.ok(Buffer.from(after).equals(Buffer.from(new FliteRunner(module).run(say('slt', 'Hello.')).wav)));
   });
