@@ -22,12 +22,16 @@ import { wordErrors } from './word-errors.ts';
 // speak the same words, as references. Not part of `npm test`: it needs Debian packages (see
 // README.md) and a few minutes. `--voices 3,4` speaks only those English voices (by speaker_id);
 // `--ablation` adds each African English voice with each accent rule or voice setting switched
-// (accent-ablation.ts), and the US voice of the same speaker, to compare with.
+// (accent-ablation.ts), and the US voice of the same speaker, to compare with. `--file FILE`
+// speaks the sentences of FILE (a JSON list) instead, such as quality-held-out-sentences.json:
+// 42 other receptionist sentences, a check that what the voices were chosen by holds beyond
+// the bench's own words.
 
 const run = promisify(execFile);
 const { values } = parseArgs({
   options: {
     sentences: { type: 'string' },
+    file: { type: 'string' },
     only: { type: 'string' },
     voices: { type: 'string' },
     ablation: { type: 'boolean', default: false },
@@ -36,10 +40,13 @@ const { values } = parseArgs({
   },
 });
 /** A run of some voices only, or with the ablation, keeps the whole run's file as it is. */
-const partial = values.voices !== undefined || values.ablation || values.only !== undefined;
+const partial =
+  values.voices !== undefined || values.ablation || values.only !== undefined || values.file !== undefined;
 const out = values.out ?? (partial ? 'bench/results/quality-partial.json' : 'bench/results/quality.json');
 const SAMPLE_RATE = 16_000;
-const all: string[] = JSON.parse(readFileSync(new URL('quality-sentences.json', import.meta.url), 'utf8'));
+const all: string[] = JSON.parse(
+  readFileSync(values.file ?? new URL('quality-sentences.json', import.meta.url), 'utf8'),
+);
 const sentences = values.sentences === undefined ? all : all.slice(0, Number(values.sentences));
 const english = frontEndFor('en');
 
