@@ -1,8 +1,4 @@
-import {
-  type AfricanEnglishRule,
-  africanEnglishRules,
-  spokenAfricanEnglishRules,
-} from '../src/speech/engines/flite/african-english.ts';
+import { type AfricanEnglishRule, africanEnglishRules } from '../src/speech/engines/flite/african-english.ts';
 import type { FliteVoice } from '../src/speech/engines/flite/flite.ts';
 import type { Voice } from '../src/speech/voices.ts';
 
@@ -23,6 +19,9 @@ export const featureNames: Readonly<
   nearCure: 'NEAR/CURE [ia ua]',
   fullVowels: 'full vowels from spelling',
   trapStrut: 'TRAP/STRUT [a]',
+  kitFleece: 'KIT/FLEECE [i]',
+  footGoose: 'FOOT/GOOSE [u]',
+  lotThought: 'LOT/THOUGHT [ɔ]',
   everyRule: 'every rule',
   pitchHz: 'pitch target',
   stretch: 'duration stretch',
@@ -46,7 +45,7 @@ const isFlite = (voice: Voice): voice is Voice & { engineVoice: FliteVoice } =>
  */
 function switched(voice: Voice & { engineVoice: FliteVoice }, feature: Feature): BenchVoice {
   const { pitchHz: _pitch, ...ownPitch } = voice.engineVoice;
-  const rules = voice.engineVoice.accentRules ?? spokenAfricanEnglishRules;
+  const rules = voice.engineVoice.accentRules ?? africanEnglishRules;
   const on =
     feature !== 'everyRule' && africanEnglishRules.some((rule) => rule === feature && !rules.includes(rule));
   const engineVoice: FliteVoice =
