@@ -76,7 +76,7 @@ function espeak(language: string, rate: number, v: EspeakVariant): EspeakVoice {
 
 function flite(
   voice: FliteVoiceName,
-  settings: Partial<Pick<FliteVoice, 'pitchHz' | 'stretch' | 'accent'>> = {},
+  settings: Partial<Pick<FliteVoice, 'pitchHz' | 'stretch' | 'accent' | 'accentRules'>> = {},
 ): FliteVoice {
   return { engine: 'flite', voice, ...settings, stretch: settings.stretch ?? 1 };
 }
@@ -154,10 +154,15 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'african-english',
     sampleRate: FLITE_RATE,
-    // The speaker of Grace and Olivia, higher than Grace and slower than Olivia, with the
-    // accent's pronunciations; at the speaker's own pace (a slower one, 1.05, cost 1.4 points
-    // of word error rate in the intelligibility bench: bench/README.md).
-    engineVoice: flite('slt', { pitchHz: 210, accent: 'african-english' }),
+    // The speaker of Grace and Olivia, lower than both, with the accent's th-stopping, full
+    // vowels, FOOT [u] and LOT [ɔ]: for her speaker, the features that cost the fewest words
+    // (bench/README.md, the accent's ablation). At 210 Hz, her pitch alone cost 19 words of 855
+    // in the intelligibility bench and its held-out check; at 150 Hz, none.
+    engineVoice: flite('slt', {
+      pitchHz: 150,
+      accent: 'african-english',
+      accentRules: ['thStopping', 'fullVowels', 'footGoose', 'lotThought'],
+    }),
   },
   {
     language: 'en',
@@ -167,8 +172,13 @@ export const builtInVoices: readonly Voice[] = [
     group: 'african-english',
     sampleRate: FLITE_RATE,
     // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
-    // with the accent's pronunciations.
-    engineVoice: flite('rms', { stretch: 0.92, accent: 'african-english' }),
+    // with the accent's th-stopping, full vowels and unstressed KIT [i]: for his speaker, the
+    // features that cost the fewest words (LOT [ɔ] and FOOT [u] cost him more than her).
+    engineVoice: flite('rms', {
+      stretch: 0.88,
+      accent: 'african-english',
+      accentRules: ['thStopping', 'fullVowels', 'kitFleece'],
+    }),
   },
   {
     language: 'fr',

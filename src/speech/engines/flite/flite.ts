@@ -20,8 +20,9 @@ export interface FliteVoice extends EngineVoice {
   /** Spoken with this accent's phone rules instead of the lexicon's US English (african-english.ts). */
   readonly accent?: 'african-english';
   /**
-   * The accent's rules this voice applies; absent: all of them. Only the intelligibility bench
-   * sets it, to build a voice with one rule left out (its ablation); no client can.
+   * The accent's rules this voice speaks with; absent: all of them. The catalogue sets it for
+   * each accented voice (voices.ts), and the intelligibility bench to build a voice with one rule
+   * switched (its ablation); no client can.
    */
   readonly accentRules?: readonly AfricanEnglishRule[];
 }
