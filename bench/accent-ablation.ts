@@ -22,6 +22,7 @@ export const featureNames: Readonly<
   kitFleece: 'KIT/FLEECE [i]',
   footGoose: 'FOOT/GOOSE [u]',
   lotThought: 'LOT/THOUGHT [ɔ]',
+  spelledDay: '-day [dei]',
   everyRule: 'every rule',
   pitchHz: 'pitch target',
   stretch: 'duration stretch',

@@ -12,6 +12,7 @@ import {
   nearCure,
   nurse,
   openA,
+  spelledDay,
   stopTh,
 } from '../../../src/speech/engines/flite/african-english.ts';
 import { phonesToIpa } from '../../../src/speech/engines/flite/cmu-phones.ts';
@@ -90,6 +91,13 @@ describe('African English rules', () => {
     assert.equal(ipa(fullVowels(word('message', 'm eh1 s ax0 jh'))), 'mˈɛsɛdʒ');
     assert.equal(ipa(fullVowels(word('private', 'p r ay1 v ax0 t'))), 'pɹˈaɪvɛt');
     assert.equal(ipa(fullVowels(word('balance', 'b ae1 l ax0 n s'))), 'bˈælɑns');
+  });
+
+  it('reads the "-day" of the weekdays as spelt, FACE: "Monday" [mandei]; not "money"', () => {
+    assert.equal(ipa(spelledDay(word('Monday', 'm aa1 n d iy0'))), 'mˈɑndeɪ');
+    assert.equal(ipa(spelledDay(word('Friday', 'f r ay1 d iy0'))), 'fɹˈaɪdeɪ');
+    assert.deepEqual(spelledDay(word('today', 't ax0 d ey1')), 't ax0 d ey1'.split(' '));
+    assert.deepEqual(spelledDay(word('money', 'm aa1 n iy0')), 'm aa1 n iy0'.split(' '));
   });
 
   it('leaves a vowel alone where the spelling does not line up, or is i or y', () => {

@@ -125,6 +125,16 @@ export function lotThought(word: LexiconWord): string[] {
 }
 
 /**
+ * The "-day" of the weekdays as its spelling shows, FACE: "Monday" [mandei], "Friday" [fraidei]
+ * (British English has it too), where US English reduces it to [i].
+ */
+export function spelledDay(word: LexiconWord): string[] {
+  const last = word.phones.length - 1;
+  const day = /day$/i.test(word.spelling) && word.phones[last] === 'iy0' && word.phones[last - 1] === 'd';
+  return day ? [...word.phones.slice(0, last), 'ey0'] : [...word.phones];
+}
+
+/**
  * No vowel of a word is reduced to schwa: a reduced vowel takes the full vowel its spelling
  * shows ("about" [abaut], "support" [supɔt], "second" [sɛkɔnd]). The sources' examples are
  * unstressed syllables of words of two or more; a word of one syllable ("the", "to", "a") keeps
@@ -229,6 +239,7 @@ export const africanEnglishRules = [
   'kitFleece',
   'footGoose',
   'lotThought',
+  'spelledDay',
 ] as const;
 export type AfricanEnglishRule = (typeof africanEnglishRules)[number];
 
@@ -247,6 +258,7 @@ export function africanWord(
   const steps: [AfricanEnglishRule, (phones: readonly string[]) => string[]][] = [
     ['fullVowels', (phones) => fullVowels({ spelling: word.spelling, phones })],
     ['lotThought', (phones) => lotThought({ spelling: word.spelling, phones })],
+    ['spelledDay', (phones) => spelledDay({ spelling: word.spelling, phones })],
     ['trapStrut', openA],
     ['kitFleece', kitFleece],
     ['footGoose', footGoose],
