@@ -236,7 +236,7 @@ function printAblation(
     const base = baseSpeakerOf(voice, voicesOf('en'));
     return [`${voice.name} WER`, `x ${base?.name ?? '?'}`, `${voice.name} said otherwise`];
   });
-  console.log(`\n| switched | ${head.join(' | ')} |`);
+  console.log(`\n| switched (on or off) | ${head.join(' | ')} |`);
   console.log(`|---|${head.map(() => '---').join('|')}|`);
   const rows = [undefined, ...Object.keys(featureNames)] as (keyof typeof featureNames | undefined)[];
   for (const feature of rows) {
@@ -247,17 +247,15 @@ function printAblation(
       const base = baseSpeakerOf(voice, voicesOf('en'));
       const baseWer = base === undefined ? undefined : werOf(base);
       const accent = accents.find((a) => a.voice === bench.voice.name);
+      const how = bench.switched === undefined ? '' : `${bench.switched.on ? 'on' : 'off'}: `;
       return [
-        wer === undefined ? '' : `${wer} %`,
+        wer === undefined ? '' : `${how}${wer} %`,
         wer === undefined || baseWer === undefined ? '' : `${(wer / baseWer).toFixed(2)}`,
         accent === undefined ? '' : `${accent.differ} (${percent(accent.differ, accent.words)} %)`,
       ];
     });
     if (cells.every((cell) => cell === '')) continue;
-    const switched = ijwiVoices.find((b) => b.switched?.feature === feature)?.switched;
-    const name =
-      switched === undefined ? 'nothing' : `${switched.on ? 'on' : 'off'}: ${featureNames[switched.feature]}`;
-    console.log(`| ${name} | ${cells.join(' | ')} |`);
+    console.log(`| ${feature === undefined ? 'nothing' : featureNames[feature]} | ${cells.join(' | ')} |`);
   }
 }
 
