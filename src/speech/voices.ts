@@ -154,14 +154,14 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'african-english',
     sampleRate: FLITE_RATE,
-    // The speaker of Grace and Olivia, lower than both, with the accent's th-stopping, full
-    // vowels, FOOT [u] and LOT [ɔ]: for her speaker, the features that cost the fewest words
-    // (bench/README.md, the accent's ablation). At 210 Hz, her pitch alone cost 19 words of 855
-    // in the intelligibility bench and its held-out check; at 150 Hz, none.
+    // The speaker of Grace and Olivia at her own pitch (Olivia's is higher), quicker than Grace,
+    // with the accent's th-stopping, full vowels, FOOT [u], LOT [ɔ] and "-day" [dei]: for her
+    // speaker, the features that cost the fewest words (bench/README.md, the accent's ablation).
+    // A pitch target of her own, 210 or 150 Hz, cost more words than a quicker pace.
     engineVoice: flite('slt', {
-      pitchHz: 150,
+      stretch: 0.9,
       accent: 'african-english',
-      accentRules: ['thStopping', 'fullVowels', 'footGoose', 'lotThought'],
+      accentRules: ['thStopping', 'fullVowels', 'footGoose', 'lotThought', 'spelledDay'],
     }),
   },
   {
@@ -173,7 +173,7 @@ export const builtInVoices: readonly Voice[] = [
     sampleRate: FLITE_RATE,
     // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
     // with the accent's th-stopping, full vowels and unstressed KIT [i]: for his speaker, the
-    // features that cost the fewest words (LOT [ɔ] and FOOT [u] cost him more than her).
+    // features that cost the fewest words (LOT [ɔ], FOOT [u] and "-day" cost him more than her).
     engineVoice: flite('rms', {
       stretch: 0.88,
       accent: 'african-english',
