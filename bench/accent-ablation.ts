@@ -12,7 +12,8 @@ import type { Voice } from '../src/speech/voices.ts';
 export const featureNames: Readonly<
   Record<AfricanEnglishRule | 'everyRule' | 'pitchHz' | 'stretch', string>
 > = {
-  thStopping: 'th-stopping',
+  thStopping: 'th-stopping [θ] > [t]',
+  dhStopping: 'th-stopping [ð] > [d]',
   nonRhotic: 'non-rhotic',
   nurse: 'NURSE [ɛ]',
   lettEr: 'unstressed -er [a]',

@@ -161,7 +161,7 @@ export const builtInVoices: readonly Voice[] = [
     engineVoice: flite('slt', {
       stretch: 0.9,
       accent: 'african-english',
-      accentRules: ['thStopping', 'fullVowels', 'footGoose', 'lotThought', 'spelledDay'],
+      accentRules: ['thStopping', 'dhStopping', 'fullVowels', 'footGoose', 'lotThought', 'spelledDay'],
     }),
   },
   {
@@ -172,12 +172,13 @@ export const builtInVoices: readonly Voice[] = [
     group: 'african-english',
     sampleRate: FLITE_RATE,
     // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
-    // with the accent's th-stopping, full vowels and unstressed KIT [i]: for his speaker, the
-    // features that cost the fewest words (LOT [ɔ], FOOT [u] and "-day" cost him more than her).
+    // with the accent's stopped [ð] ("the" [də]), full vowels, unstressed KIT [i], LOT [ɔ] and
+    // "-day" [dei]: for his speaker, the features that cost the fewest words (the stopped [θ],
+    // mostly in numbers, and FOOT [u] cost him more than her: bench/README.md).
     engineVoice: flite('rms', {
       stretch: 0.88,
       accent: 'african-english',
-      accentRules: ['thStopping', 'fullVowels', 'kitFleece'],
+      accentRules: ['dhStopping', 'fullVowels', 'kitFleece', 'lotThought', 'spelledDay'],
     }),
   },
   {

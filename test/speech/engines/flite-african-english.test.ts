@@ -13,6 +13,7 @@ import {
   nurse,
   openA,
   spelledDay,
+  stopDh,
   stopTh,
 } from '../../../src/speech/engines/flite/african-english.ts';
 import { phonesToIpa } from '../../../src/speech/engines/flite/cmu-phones.ts';
@@ -31,10 +32,13 @@ const word = (spelling: string, phones: string) => ({ spelling, phones: phones.s
 const ipa = (phones: readonly string[]) => phonesToIpa(phones.join(' '));
 
 describe('African English rules', () => {
-  it('stops the dental fricatives: "think" [tink], "the" [də] before its vowel rule', () => {
+  it('stops the dental fricatives, each by its own rule: "think" [tink], "the" [də] before its vowel rule', () => {
     assert.equal(ipa(stopTh('th ih1 ng k'.split(' '))), 'tˈɪŋk');
-    assert.equal(ipa(stopTh('dh ax0'.split(' '))), 'də');
-    assert.equal(ipa(stopTh('m ah1 dh er0'.split(' '))), 'mˈʌdɚ');
+    assert.equal(ipa(stopTh('dh ax0'.split(' '))), 'ðə');
+    assert.equal(ipa(stopDh('dh ax0'.split(' '))), 'də');
+    assert.equal(ipa(stopDh('m ah1 dh er0'.split(' '))), 'mˈʌdɚ');
+    assert.equal(ipa(stopDh('th ih1 ng k'.split(' '))), 'θˈɪŋk');
+    assert.equal(ipa(africanWord(word('together', 't ax0 g eh1 dh er0'), ['dhStopping'])), 'təɡˈɛdɚ');
   });
 
   it('drops r except before a vowel: "park" [pak], "red" keeps its r, "very" too', () => {
@@ -150,7 +154,7 @@ describe('African English rules', () => {
 
   it('speaks the rules it is given, every rule unless told: "thousand", "brother"', () => {
     assert.equal(ipa(africanWord(word('thousand', 'th aw1 z ax0 n d'))), 'tˈaʊzɑnd');
-    const two = ['thStopping', 'fullVowels'] as const;
+    const two = ['thStopping', 'dhStopping', 'fullVowels'] as const;
     assert.equal(ipa(africanWord(word('brother', 'b r ah1 dh er0'), two)), 'bɹˈʌdɚ');
     assert.equal(ipa(africanWord(word('thank', 'th ae1 ng k'), two)), 'tˈæŋk');
     assert.deepEqual(africanWord(word('brother', 'b r ah1 dh er0'), []), 'b r ah1 dh er0'.split(' '));

@@ -9,9 +9,17 @@
 import { baseOf, isVowel, stressOf } from './cmu-phones.ts';
 import type { LexiconWord } from './lexicon.ts';
 
-/** TH-stopping: the dental fricatives become stops, "think" [tink], "the" [de]. */
+/**
+ * TH-stopping, one rule for each dental fricative, since the sources describe it as variable and
+ * a voice may speak one without the other: the voiceless one becomes [t], "think" [tink]...
+ */
 export function stopTh(phones: readonly string[]): string[] {
-  return phones.map((phone) => (phone === 'th' ? 't' : phone === 'dh' ? 'd' : phone));
+  return phones.map((phone) => (phone === 'th' ? 't' : phone));
+}
+
+/** ...and the voiced one [d], "the" [de], "mother" [mada]. */
+export function stopDh(phones: readonly string[]): string[] {
+  return phones.map((phone) => (phone === 'dh' ? 'd' : phone));
 }
 
 /** Whether `phones[i]` is followed by a vowel of the same word. */
@@ -230,6 +238,7 @@ function namingLetter(group: string): string {
  */
 export const africanEnglishRules = [
   'thStopping',
+  'dhStopping',
   'nonRhotic',
   'nurse',
   'lettEr',
@@ -263,6 +272,7 @@ export function africanWord(
     ['kitFleece', kitFleece],
     ['footGoose', footGoose],
     ['thStopping', stopTh],
+    ['dhStopping', stopDh],
     ['nurse', nurse],
     ['lettEr', lettEr],
     ['nearCure', nearCure],
