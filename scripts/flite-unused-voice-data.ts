@@ -71,7 +71,8 @@ const variables: { start: number; end: number; unused: boolean }[] = [];
 let folder = '';
 for (const offset of order) {
   const { tag, body } = dies.get(offset) as Die;
-  if (tag === 'DW_TAG_compile_unit') folder = attribute(body, 'DW_AT_comp_dir')?.split('/').at(-1)?.replace('"', '') ?? '';
+  // The unit's folder, the last part of its quoted `DW_AT_comp_dir`.
+  if (tag === 'DW_TAG_compile_unit') folder = body.match(/DW_AT_comp_dir\s+\("(?:[^"]*\/)?([^"/]*)"\)/)?.[1] ?? '';
   if (tag !== 'DW_TAG_variable') continue;
   const address = body.match(/DW_OP_addr 0x([0-9a-f]+)/)?.[1];
   const type = typeOf(body);
