@@ -207,8 +207,9 @@ async function accentedWords(pool: EnginePool, voice: Voice): Promise<{ words: n
   let differ = 0;
   for (const sentence of sentences) {
     const text = english.normalize(sentence);
-    const ours = (await pool.phonemes(text, voice.engineVoice)).split(' ');
-    const theirs = (await pool.phonemes(text, us.engineVoice)).split(' ');
+    const input = { kind: 'text', text } as const;
+    const ours = (await pool.phonemes(input, voice.engineVoice)).split(' ');
+    const theirs = (await pool.phonemes(input, us.engineVoice)).split(' ');
     if (ours.length !== theirs.length)
       throw new Error(`${voice.name} and ${us.name} split "${text}" differently`);
     words += ours.length;

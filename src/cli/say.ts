@@ -13,6 +13,7 @@ import { withPronunciations } from '../speech/lexicon.ts';
 import { EnginePool } from '../speech/pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
+import { withoutMarks } from '../speech/text/word-language/marks.ts';
 import { allVoices, findVoice, useAssignedVoices, type Voice } from '../speech/voices.ts';
 import { openDatabase } from '../store/db/database.ts';
 import { codePointCount } from '../unicode.ts';
@@ -133,18 +134,26 @@ async function show(what: 'normalized' | 'phonemes', document: SpeechDocument, v
   const frontEnd = frontEndOf(voice);
   const normalized = spokenText(document, voice);
   if (what === 'normalized') {
-    process.stdout.write(`${normalized}\n`);
+    process.stdout.write(`${withoutMarks(normalized)}\n`);
     return;
   }
+  const clauses = splitClauses(normalized).map((clause) => ({ clause, input: frontEnd.engineInput(clause) }));
   const { ipa } = frontEnd;
-  if (ipa) {
-    for (const clause of splitClauses(normalized)) process.stdout.write(`${ipa(clause)}\n`);
+  // Only a clause with words of another language needs the engine, when the front-end knows IPA.
+  if (ipa && clauses.every(({ input }) => input?.kind !== 'mixed')) {
+    for (const { clause } of clauses) process.stdout.write(`${ipa(clause)}\n`);
     return;
   }
   const pool = await EnginePool.start({ size: 1, warmUp: noWarmUp });
   try {
-    for (const clause of splitClauses(normalized)) {
-      process.stdout.write(`${await pool.phonemes(clause, voice.engineVoice)}\n`);
+    for (const { clause, input } of clauses) {
+      const line =
+        ipa && input?.kind !== 'mixed'
+          ? ipa(clause)
+          : input
+            ? await pool.phonemes(input, voice.engineVoice)
+            : '';
+      process.stdout.write(`${line}\n`);
     }
   } finally {
     await pool.close();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EngineInput, EngineWord } from './engines/engine.ts';
+import { type EngineInput, type EngineWord, inputText } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import type { OutputSpec } from './pool-protocol.ts';
 import type { Voice } from './voices.ts';
@@ -82,7 +82,7 @@ export function clauseKey(account: string, spec: ClauseSpec): string {
     canonicalJson(engineVoice),
     pack ? `${pack.id}@${pack.version}` : '',
     spec.input.kind,
-    spec.input.kind === 'text' ? spec.input.text : spec.input.phonemes,
+    inputText(spec.input),
     String(spec.rate),
     String(spec.output.sampleRate),
     spec.output.encoding,

@@ -8,6 +8,7 @@ import type { SpeechDocument } from './document.ts';
 import { ipaReaderOf } from './engines/registry.ts';
 import { markdownDocument } from './markdown/read.ts';
 import { parseSsml } from './ssml/read.ts';
+import { clientText } from './text/word-language/marks.ts';
 import type { Voice } from './voices.ts';
 
 /** How `input` is to be read: plain text (the default) or an SSML `<speak>` document. */
@@ -49,9 +50,10 @@ export function readInputText(input: string, textType: TextType, voice: Voice): 
         '(counting characters from 0); only tab, line feed and carriage return are allowed',
     };
   }
-  if (textType === 'text') return { ok: true, document: markdownDocument(input) };
+  const text = clientText(input);
+  if (textType === 'text') return { ok: true, document: markdownDocument(text) };
   const readIpa = ipaReaderOf(voice);
-  const parsed = parseSsml(input, { language: voice.language, ...(readIpa ? { readIpa } : {}) });
+  const parsed = parseSsml(text, { language: voice.language, ...(readIpa ? { readIpa } : {}) });
   if (parsed.ok) return parsed;
   return { ok: false, code: 'invalid_ssml', ...parsed.error };
 }

@@ -3,6 +3,7 @@ import { audioBoundSeconds } from './audio-bound.ts';
 import type { SpeechDocument, SpeechSegment } from './document.ts';
 import type { TextType } from './input-text.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
+import { clientText } from './text/word-language/marks.ts';
 
 /** How an account wants a word or phrase said: a respelling read as text, or IPA. */
 export interface Pronunciation {
@@ -32,7 +33,8 @@ export class Lexicon {
   readonly #pattern: RegExp | undefined;
 
   constructor(entries: readonly Pronunciation[]) {
-    this.#byKey = new Map(entries.map((e) => [phraseKey(e.phrase), e]));
+    // What an entry says is an account's text like any request's: it decides no word's language.
+    this.#byKey = new Map(entries.map((e) => [phraseKey(e.phrase), { ...e, says: clientText(e.says) }]));
     const phrases = [...this.#byKey.keys()].sort((a, b) => b.length - a.length);
     this.#pattern =
       phrases.length === 0

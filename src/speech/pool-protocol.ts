@@ -45,7 +45,7 @@ export type ToWorker =
   | {
       readonly type: 'phonemes';
       readonly jobId: number;
-      readonly input: string;
+      readonly input: EngineInput;
       readonly voice: EngineVoice;
     };
 

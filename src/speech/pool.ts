@@ -2,7 +2,13 @@ import type { Worker } from 'node:worker_threads';
 import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
 import type { CompressedFormat } from './audio/compressed-formats.ts';
 import { type EncodingStream, EncodingThreads } from './audio/encoding-threads.ts';
-import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
+import {
+  type EngineId,
+  type EngineInput,
+  type EngineVoice,
+  type EngineWord,
+  inputText,
+} from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import { JobStream } from './job-stream.ts';
 import {
@@ -149,8 +155,7 @@ async function prepareEngines(): Promise<WorkerData['prepared']> {
 
 /** The measure of a job's work: the characters of its text or phonemes. */
 function inputLength(message: ToWorker): number {
-  if (message.type === 'phonemes') return message.input.length;
-  return message.input.kind === 'text' ? message.input.text.length : message.input.phonemes.length;
+  return inputText(message.input).length;
 }
 
 /** When a job's listener runs out of the audio it has been given. */
@@ -303,7 +308,7 @@ export class EnginePool {
   }
 
   /** The phonemes the engine would speak for `input`, in IPA. */
-  async phonemes(input: string, voice: EngineVoice): Promise<string> {
+  async phonemes(input: EngineInput, voice: EngineVoice): Promise<string> {
     let text = '';
     const stream = this.#enqueue(
       { type: 'phonemes', jobId: this.#nextId++, input, voice },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { inputText } from '../../src/speech/engines/engine.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
@@ -29,12 +30,14 @@ function joined(inputs: readonly string[]): string {
 
 /** The engine input of the recorded jobs. */
 function spoken(jobs: readonly SynthesisJob[]): string {
-  return joined(jobs.map((job) => (job.input.kind === 'phonemes' ? job.input.phonemes : job.input.text)));
+  return joined(jobs.map((job) => inputText(job.input)));
 }
 
 /** What the Kinyarwanda voices are given for words already read. */
 function phonemesOf(readings: readonly string[]): string {
-  return joined(readings.flatMap((reading) => splitClauses(reading)).map(kinyarwandaToEspeak));
+  return joined(
+    readings.flatMap((reading) => splitClauses(reading)).map((clause) => kinyarwandaToEspeak(clause)),
+  );
 }
 
 /** The cases the front-end reads otherwise, for the failure message. */

@@ -124,7 +124,7 @@ describe('synthesize', () => {
   it('reads English with an African accent in the African English voices', async () => {
     // The voices' features (Schmied 2004, Gut 2004): "th" said as a stop (the voiced one by
     // both, the voiceless one by Amani alone), and no vowel of a longer word reduced to schwa.
-    const text = 'Thank you for calling about the appointment.';
+    const text = { kind: 'text', text: 'Thank you for calling about the appointment.' } as const;
     const us = (await pool.phonemes(text, (findVoice('en', 0) as Voice).engineVoice)).split(' ');
     assert.match(us.join(' '), /[θð]/);
     assert.match(`${us[4]} ${us[6]}`, /ə/);

@@ -20,7 +20,33 @@ export type EngineId = 'espeak-ng' | 'flite' | 'neural';
  */
 export type EngineInput =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'phonemes'; readonly phonemes: string };
+  | { readonly kind: 'phonemes'; readonly phonemes: string }
+  | { readonly kind: 'mixed'; readonly parts: readonly ClausePart[] };
+
+/**
+ * A piece of a clause whose words are not all of the voice's language (`mixed` input), in order:
+ * text the voice reads by its own language's rules, phonemes a front-end wrote in the engine's
+ * notation (with their IPA, for people), or one word of another language, which the engine says
+ * with its own sounds as near as they go to that language's (with the word's IPA when the
+ * front-end knows it; otherwise the engine looks the word up in its own dictionary of that
+ * language). The voice stays the same throughout: the clause is still one utterance.
+ */
+export type ClausePart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'phonemes'; readonly phonemes: string; readonly ipa: string }
+  | {
+      readonly kind: 'word';
+      readonly text: string;
+      readonly language: LanguageCode;
+      readonly ipa?: string;
+    };
+
+/** What decides a clause input's sound, as one string: for cache keys and the pool's measure of work. */
+export function inputText(input: EngineInput): string {
+  if (input.kind === 'text') return input.text;
+  if (input.kind === 'phonemes') return input.phonemes;
+  return JSON.stringify(input.parts);
+}
 
 /**
  * A word an engine began to speak: where it is in the input (code points from 0, in the text or
@@ -55,10 +81,10 @@ export interface SpeechEngine {
    */
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void | Promise<void>;
   /**
-   * The phonemes the engine would speak for plain text, in IPA, for `--show phonemes`. (Phoneme
-   * input needs no answer: the front-end that wrote it knows its IPA.)
+   * The phonemes the engine would speak for plain text or a mixed clause, in IPA, for `--show
+   * phonemes`. (Phoneme input needs no answer: the front-end that wrote it knows its IPA.)
    */
-  phonemes(input: string, voice: EngineVoice): string;
+  phonemes(input: EngineInput, voice: EngineVoice): string;
 }
 
 /**

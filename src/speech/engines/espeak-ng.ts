@@ -2,7 +2,16 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ESpeakEvent, ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { ipaToEspeak } from '../text/ipa.ts';
-import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from './engine.ts';
+import type { LanguageCode } from '../text/verbalizer.ts';
+import type {
+  ChunkSink,
+  ClausePart,
+  EngineDescriptor,
+  EngineInput,
+  EngineVoice,
+  SpeechEngine,
+} from './engine.ts';
+import { adaptedIpa, foreignPhonemes } from './espeak-ng/foreign-words.ts';
 import { packageVersion } from './package-version.ts';
 
 /**
@@ -68,6 +77,13 @@ export function renderVariantFile(v: EspeakVariant): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The language of the phoneme table a voice speaks with. */
+function languageOf(voice: EspeakVoice): LanguageCode {
+  const language = LANGUAGE_OF_VOICE[voice.language];
+  if (language === undefined) throw new Error(`no language is known for espeak-ng's ${voice.language} voice`);
+  return language;
+}
+
 function asEspeakVoice(voice: EngineVoice): EspeakVoice {
   if (voice.engine !== 'espeak-ng') throw new Error(`espeak-ng cannot speak a ${voice.engine} voice`);
   return voice as EspeakVoice;
@@ -80,6 +96,28 @@ function asEspeakVoice(voice: EngineVoice): EspeakVoice {
  * the call that also reads SSML, so a `<`, a `&` or a `_^_` language switch must never get there.
  */
 const PHONEME_INPUT = /^(?:\[\[[A-Za-z0-9@~^*#':, ]+\]\]|[ .,;:?!])+$/;
+
+/**
+ * The language whose phoneme table each of espeak-ng's voices speaks with, as Ijwi names it, and
+ * the voice that looks up a word of each language in its dictionary (British English: Rwandan
+ * English is non-rhotic, as its model is).
+ */
+const LANGUAGE_OF_VOICE: Readonly<Record<string, LanguageCode>> = {
+  sw: 'rw',
+  fr: 'fr',
+  'en-us': 'en',
+  'en-029': 'en',
+};
+const DICTIONARY_VOICE: Readonly<Record<LanguageCode, string | undefined>> = {
+  rw: undefined,
+  en: 'en',
+  fr: 'fr',
+};
+/** Foreign words whose IPA one engine keeps, the least recently used dropped first. */
+const LOOKUPS_KEPT = 2_000;
+// Text between a mixed clause's words goes to the call that reads phoneme brackets and SSML:
+// what could open either is a space there.
+const MARKUP_CHARACTERS = /[<>&[\]]/gu;
 
 /** espeak-ng's defaults for the settings Ijwi does not vary, restored for every call. */
 const NEUTRAL = { pitch: 50, range: 50, volume: 100 } as const;
@@ -120,6 +158,8 @@ class EspeakEngine implements SpeechEngine {
   readonly #worker: ESpeakNGWorker;
   readonly #fs: ESpeakNGModule['FS'];
   readonly #written = new Set<string>();
+  /** Foreign words' IPA from espeak-ng's dictionaries, by language and word. */
+  readonly #lookups = new Map<string, string>();
 
   constructor(worker: ESpeakNGWorker, fs: ESpeakNGModule['FS']) {
     this.#worker = worker;
@@ -138,7 +178,10 @@ class EspeakEngine implements SpeechEngine {
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
     if (input.kind === 'phonemes' && !PHONEME_INPUT.test(input.phonemes))
       throw new Error('phoneme input outside the espeak-ng notation Ijwi writes');
-    this.#select(asEspeakVoice(voice), rate);
+    const espeakVoice = asEspeakVoice(voice);
+    // Dictionary look-ups select other voices: they come before the voice is set for the call.
+    const mixed = input.kind === 'mixed' ? this.#mixedPhonemeInput(input.parts, espeakVoice) : undefined;
+    this.#select(espeakVoice, rate);
     const onChunk = (samples: Int16Array, events: readonly ESpeakEvent[]) => {
       if (sink.cancelled()) return true;
       for (const event of events) {
@@ -154,13 +197,65 @@ class EspeakEngine implements SpeechEngine {
       return sink.cancelled();
     };
     if (input.kind === 'text') this.#worker.synthesize_and_get_phonemes(input.text, onChunk);
-    else this.#worker.synthesize(input.phonemes, onChunk);
+    else this.#worker.synthesize(mixed ?? (input.kind === 'phonemes' ? input.phonemes : ''), onChunk);
   }
 
-  phonemes(input: string, voice: EngineVoice): string {
-    this.#select(asEspeakVoice(voice), 1);
-    const { ipa } = this.#worker.synthesize_ipa(input);
-    return ipa.replace(/_/g, '').replace(/\s+/g, ' ').trim();
+  phonemes(input: EngineInput, voice: EngineVoice): string {
+    const espeakVoice = asEspeakVoice(voice);
+    if (input.kind === 'phonemes') return '';
+    const pieces =
+      input.kind === 'text'
+        ? [this.#ipaOf(input.text, espeakVoice)]
+        : input.parts.map((part) => {
+            if (part.kind === 'phonemes') return part.ipa;
+            if (part.kind === 'text') return this.#ipaOf(part.text, espeakVoice);
+            return adaptedIpa(this.#wordIpa(part), part.language, languageOf(espeakVoice));
+          });
+    return pieces.join(' ').replace(/\s+/g, ' ').trim();
+  }
+
+  #ipaOf(text: string, voice: EspeakVoice): string {
+    this.#select(voice, 1);
+    return this.#worker.synthesize_ipa(text).ipa.replace(/_/g, '').replace(/\s+/g, ' ').trim();
+  }
+
+  /**
+   * A mixed clause as phoneme input: the front-end's phonemes as they are (checked), text with
+   * anything that could open markup made a space, and each foreign word as the voice's phonemes.
+   */
+  #mixedPhonemeInput(parts: readonly ClausePart[], voice: EspeakVoice): string {
+    const language = languageOf(voice);
+    return parts
+      .map((part) => {
+        if (part.kind === 'text') return part.text.replace(MARKUP_CHARACTERS, ' ');
+        if (part.kind === 'phonemes') {
+          if (!PHONEME_INPUT.test(part.phonemes))
+            throw new Error('phoneme input outside the espeak-ng notation Ijwi writes');
+          return part.phonemes;
+        }
+        return foreignPhonemes(this.#wordIpa(part), part.language, language);
+      })
+      .join(' ');
+  }
+
+  /** A foreign word's IPA: the front-end's, or espeak-ng's dictionary of the word's language. */
+  #wordIpa(part: Extract<ClausePart, { kind: 'word' }>): string {
+    if (part.ipa !== undefined) return part.ipa;
+    const dictionary = DICTIONARY_VOICE[part.language];
+    if (dictionary === undefined) return '';
+    const key = `${part.language} ${part.text}`;
+    const kept = this.#lookups.get(key);
+    if (kept !== undefined) {
+      this.#lookups.delete(key);
+      this.#lookups.set(key, kept);
+      return kept;
+    }
+    if (this.#worker.set_voice(dictionary) !== 0) throw new Error(`espeak-ng has no ${dictionary} voice`);
+    // The word alone, as text (flags 0 for IPA too): nothing in it is read as markup.
+    const ipa = this.#worker.synthesize_ipa(part.text).ipa.replace(/_/g, '').trim();
+    this.#lookups.set(key, ipa);
+    if (this.#lookups.size > LOOKUPS_KEPT) this.#lookups.delete(this.#lookups.keys().next().value as string);
+    return ipa;
   }
 
   /**

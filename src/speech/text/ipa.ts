@@ -242,3 +242,43 @@ export function ipaToEspeak(language: LanguageCode, ipa: string): IpaConversion 
   }
   return { ok: true, mnemonics: out };
 }
+
+/**
+ * IPA of another language (what an engine's dictionary gave, or Ijwi's own rules) in the
+ * symbols of `target`, for a voice that says a foreign word: each symbol of `adaptation` becomes
+ * its value (IPA, possibly several symbols or none), a symbol `target` has stays, stress and
+ * length marks and word breaks stay, and any other symbol is dropped. Unlike a client's IPA, which
+ * is refused where the voice cannot say it, a foreign word is always said, as near as the voice
+ * can.
+ */
+export function adaptIpa(
+  ipa: string,
+  adaptation: ReadonlyMap<string, string>,
+  target: ReadonlyMap<string, unknown>,
+): string {
+  const text = ipa.normalize('NFC').replace(TIE_BARS, '');
+  const longest = Math.max(...Array.from([...adaptation.keys(), ...target.keys()], (k) => k.length));
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const char = text.charAt(i);
+    if (WHITESPACE.test(char) || char === LENGTH || char in STRESS) {
+      out += char;
+      i++;
+      continue;
+    }
+    let length = Math.min(longest, text.length - i);
+    for (; length > 0; length--) {
+      const symbol = text.slice(i, i + length);
+      if (COMBINING.test(text.charAt(i + length))) continue;
+      const adapted = adaptation.get(symbol);
+      if (adapted !== undefined) out += adapted;
+      else if (target.has(symbol)) out += symbol;
+      else continue;
+      break;
+    }
+    // A symbol neither table knows (a glottal stop, a syllable break) is dropped with its marks.
+    i += length > 0 ? length : symbolAt(text, i).length;
+  }
+  return out;
+}

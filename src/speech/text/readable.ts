@@ -11,10 +11,12 @@
  */
 import { codePointCount } from '../../unicode.ts';
 import type { LanguageCode } from './verbalizer.ts';
+import { MARK_CHARACTERS } from './word-language/marks.ts';
 
-// Digits, ASCII punctuation and symbols, whitespace, and the typographic marks and currency
-// signs that Rwandan, English and French text uses.
-const COMMON = '0-9\\s!-/:-@\\[-`{-~«»“”‘’‚„–—…€£°·';
+// Digits, ASCII punctuation and symbols, whitespace, the typographic marks and currency signs
+// that Rwandan, English and French text uses, and Ijwi's own marks of a word's language (which no
+// client text holds: the input gate removes them).
+const COMMON = `0-9\\s!-/:-@\\[-\`{-~«»“”‘’‚„–—…€£°·${MARK_CHARACTERS}`;
 const LATIN = 'A-Za-z';
 const FRENCH = 'ÀÂÆÇÈÉÊËÎÏÔŒÙÛÜŸàâæçèéêëîïôœùûüÿ';
 

@@ -1,8 +1,16 @@
-import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
+import type {
+  ChunkSink,
+  ClausePart,
+  EngineDescriptor,
+  EngineInput,
+  EngineVoice,
+  SpeechEngine,
+} from '../engine.ts';
 import { packageVersion } from '../package-version.ts';
 import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
+import { kinyarwandaFlitePhones } from './kinyarwanda-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
 import type { SPOKEN_FLITE_VOICES } from './unused-voice-data.ts';
 import { compileFlite, compileFliteInThread, FliteRunner, isCompiledFlite, RUN_DIR } from './wasi-runner.ts';
@@ -192,7 +200,7 @@ class FliteEngine implements SpeechEngine {
    */
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
     const fliteVoice = asFliteVoice(voice);
-    const text = input.kind === 'text' ? input.text : input.phonemes;
+    const text = input.kind === 'phonemes' ? input.phonemes : clauseText(input);
     if (sink.cancelled() || text.trim() === '') return;
     if (text.length > MAX_CLAUSE_CHARACTERS) {
       throw new Error(
@@ -214,17 +222,25 @@ class FliteEngine implements SpeechEngine {
         throw new Error(`flite has no phone ${JSON.stringify(unknown.slice(0, 20))}`);
       return { phones: phones.join(' ') };
     }
-    const pronunciations = voice.accent === undefined ? [] : this.#accentedOnly(input.text, voice);
-    return pronunciations.length === 0 ? { text: input.text } : { text: input.text, pronunciations };
+    const text = clauseText(input);
+    const foreign = foreignPronunciations(input);
+    const said = new Set(foreign.map((word) => word.spelling.toLowerCase()));
+    // A foreign word's own pronunciation comes first: the addenda keep a word's first entry.
+    const pronunciations = [
+      ...foreign,
+      ...(voice.accent === undefined ? [] : this.#accentedOnly(text, voice, said)),
+    ];
+    return pronunciations.length === 0 ? { text } : { text, pronunciations };
   }
 
   /**
-   * The words of a clause that the accent says otherwise than the lexicon. Only these go to Flite
-   * as addenda: a word the accent leaves alone keeps Flite's own choice in context (the reduced
-   * "a" [ə] rather than the letter's name, which a word looked up alone gets).
+   * The words of a clause that the accent says otherwise than the lexicon, but for the foreign
+   * words (`skip`, lower case), which are not the lexicon's to say. Only these go to Flite as
+   * addenda: a word the accent leaves alone keeps Flite's own choice in context (the reduced "a"
+   * [ə] rather than the letter's name, which a word looked up alone gets).
    */
-  #accentedOnly(text: string, voice: FliteVoice): LexiconWord[] {
-    const lexicon = this.#lexiconWords(text);
+  #accentedOnly(text: string, voice: FliteVoice, skip: ReadonlySet<string>): LexiconWord[] {
+    const lexicon = this.#lexiconWords(text, skip);
     if (lexicon === undefined) return [];
     return lexicon.flatMap((word) => {
       const phones = africanWord(word, voice.accentRules);
@@ -235,28 +251,39 @@ class FliteEngine implements SpeechEngine {
   }
 
   /** The phones the voice speaks for a clause, in IPA, a space between words (`--show phonemes`). */
-  phonemes(text: string, voice: EngineVoice): string {
-    const spoken = this.#spokenWords(text, asFliteVoice(voice));
-    return spoken === undefined ? '' : spoken.map((word) => phonesToIpa(word.phones.join(' '))).join(' ');
+  phonemes(input: EngineInput, voice: EngineVoice): string {
+    if (input.kind === 'phonemes') return '';
+    const foreign = new Map(foreignPronunciations(input).map((word) => [word.spelling.toLowerCase(), word]));
+    const text = clauseText(input);
+    const spoken = this.#spokenWords(text, asFliteVoice(voice), new Set(foreign.keys()));
+    if (spoken === undefined && foreign.size === 0) return '';
+    const native = (spoken ?? []).values();
+    return clauseWords(text)
+      .map((spelling) => {
+        const word = foreign.get(spelling.toLowerCase()) ?? native.next().value;
+        return word === undefined ? '' : phonesToIpa(word.phones.join(' '));
+      })
+      .filter((ipa) => ipa !== '')
+      .join(' ');
   }
 
   /**
-   * The clause's words as the voice says them: the lexicon's US phones, through the voice's
-   * accent rules. Undefined when there are no words, or the lexicon's output does not match them
-   * (the clause is then spoken with the lexicon's own).
+   * The clause's words but `skip` as the voice says them: the lexicon's US phones, through the
+   * voice's accent rules. Undefined when there are no words, or the lexicon's output does not match
+   * them (the clause is then spoken with the lexicon's own).
    */
-  #spokenWords(text: string, voice: FliteVoice): LexiconWord[] | undefined {
-    const lexicon = this.#lexiconWords(text);
+  #spokenWords(text: string, voice: FliteVoice, skip: ReadonlySet<string>): LexiconWord[] | undefined {
+    const lexicon = this.#lexiconWords(text, skip);
     if (lexicon === undefined || voice.accent !== 'african-english') return lexicon;
     return lexicon.map((word) => ({ ...word, phones: africanWord(word, voice.accentRules) }));
   }
 
   /**
-   * The clause's words with the phones Flite's lexicon gives each looked up alone; undefined when
-   * there are none, or the lexicon's output does not match them.
+   * The clause's words but `skip` (lower case) with the phones Flite's lexicon gives each looked up
+   * alone; undefined when there are none, or the lexicon's output does not match them.
    */
-  #lexiconWords(text: string): LexiconWord[] | undefined {
-    const words = clauseWords(text);
+  #lexiconWords(text: string, skip: ReadonlySet<string>): LexiconWord[] | undefined {
+    const words = clauseWords(text).filter((word) => !skip.has(word.toLowerCase()));
     if (words.length === 0) return undefined;
     const lookup = [
       '-voice',
@@ -270,6 +297,33 @@ class FliteEngine implements SpeechEngine {
     ];
     return lexiconWords(words, this.#runner.run(lookup).printed);
   }
+}
+
+/** A clause's text as Flite reads it: text input, or a mixed clause's parts joined as written. */
+function clauseText(input: Exclude<EngineInput, { kind: 'phonemes' }>): string {
+  return input.kind === 'text' ? input.text : input.parts.map(partText).join('');
+}
+
+function partText(part: ClausePart): string {
+  return part.kind === 'phonemes' ? ' ' : part.text;
+}
+
+/**
+ * The Kinyarwanda words of a mixed clause with the phones the voice says them with (their IPA
+ * through `kinyarwanda-phones.ts`). A word of another language Flite has no rules for (French)
+ * is read as English text.
+ */
+function foreignPronunciations(input: EngineInput): LexiconWord[] {
+  if (input.kind !== 'mixed') return [];
+  return input.parts.flatMap((part) => {
+    if (part.kind !== 'word' || part.language !== 'rw' || part.ipa === undefined) return [];
+    const phones = kinyarwandaFlitePhones(part.ipa);
+    return phones.length === 0
+      ? []
+      : clauseWords(part.text).length === 1
+        ? [{ spelling: part.text, phones }]
+        : [];
+  });
 }
 
 /** Flite (Carnegie Mellon University) compiled to WASI, with its English voices built in. */

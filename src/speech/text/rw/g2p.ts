@@ -57,6 +57,7 @@ const GRAPHEMES: Readonly<Record<string, readonly (readonly [string, Kind])[]>> 
   z: [['z', 'consonant']],
 };
 const GRAPHEME = /sh|ny|cy|jy|pf|ts|[a-z]/g;
+const LATERAL: readonly (readonly [string, Kind])[] = [['l', 'consonant']];
 
 /**
  * Broad IPA -> the mnemonic of each sound in the phoneme table of espeak-ng's `sw` voice, each
@@ -110,10 +111,12 @@ function isConsonant(u: Unit | undefined): u is Unit {
   return u !== undefined && u.kind === 'consonant';
 }
 
-function unitsOf(word: string): Unit[] {
+/** The word's sounds by its letters; `native` false keeps a written l as [l] (see `applyRules`). */
+function unitsOf(word: string, native = true): Unit[] {
   const units: Unit[] = [];
   for (const [grapheme] of word.matchAll(GRAPHEME)) {
-    for (const [ipa, kind] of GRAPHEMES[grapheme] ?? []) {
+    const sounds = !native && grapheme === 'l' ? LATERAL : GRAPHEMES[grapheme];
+    for (const [ipa, kind] of sounds ?? []) {
       const previous = units.at(-1);
       // A doubled vowel letter is one long vowel (aa, ee...); a tripled one in an interjection too.
       if (kind === 'vowel' && previous?.kind === 'vowel' && previous.ipa === ipa) {
@@ -126,10 +129,14 @@ function unitsOf(word: string): Unit[] {
   return units;
 }
 
-/** Context rules, in order; each is cited in README.md. */
-function applyRules(units: Unit[]): Unit[] {
+/**
+ * Context rules, in order; each is cited in README.md. `native`: false for another language's
+ * voice saying a name, which leaves out the sounds only Kinyarwanda's own speech has there (see
+ * `kinyarwandaWordIpa`).
+ */
+function applyRules(units: Unit[], native = true): Unit[] {
   // Nasal + voiceless stop: mp [mh], nt [nh], nk [ŋh].
-  for (let i = 1; i < units.length; i++) {
+  for (let i = 1; native && i < units.length; i++) {
     const nasal = units[i - 1];
     const stop = units[i];
     if (!nasal || !stop || stop.kind !== 'consonant' || !NASAL_VOICELESS_STOP.has(stop.ipa)) continue;
@@ -154,7 +161,7 @@ function applyRules(units: Unit[]): Unit[] {
         hardenPalatalGlide(out, previous);
         continue;
       }
-      insertVelar(out, previous);
+      if (native) insertVelar(out, previous);
     }
     out.push(unit);
   }
@@ -162,7 +169,7 @@ function applyRules(units: Unit[]): Unit[] {
     const unit = out[i];
     const next = out[i + 1];
     // k and g are palatal before a front vowel: Kigali [ciɡaɾi], igiti [iɟiti].
-    if (unit?.kind === 'consonant' && next?.kind === 'vowel' && FRONT_VOWEL.has(next.ipa)) {
+    if (native && unit?.kind === 'consonant' && next?.kind === 'vowel' && FRONT_VOWEL.has(next.ipa)) {
       if (unit.ipa === 'k') unit.ipa = 'c';
       else if (unit.ipa === 'ɡ') unit.ipa = 'ɟ';
     }
@@ -217,8 +224,8 @@ function lengthenBeforePrenasalised(units: Unit[]): void {
   }
 }
 
-function phonesOf(word: string): Phone[] {
-  return applyRules(unitsOf(word)).map((u) => ({
+function phonesOf(word: string, native = true): Phone[] {
+  return applyRules(unitsOf(word, native), native).map((u) => ({
     ipa: u.ipa,
     espeak: ESPEAK.get(u.ipa) ?? '',
     vowel: u.kind === 'vowel',
@@ -241,13 +248,26 @@ type Token =
   | { readonly kind: 'punct'; readonly text: string }
   | { readonly kind: 'space' };
 
+/** Text as the rules read it: no tone marks or accents, lower case, one apostrophe. */
+function spelling(text: string): string {
+  return text.normalize('NFD').replace(DIACRITICS, '').toLowerCase().replace(APOSTROPHES, "'");
+}
+
+/**
+ * One Kinyarwanda word (a name, a place) in broad IPA for a voice of another language, which says
+ * it with Kinyarwanda's vowels and consonants as its letters spell them, without the sounds only
+ * Kinyarwanda's own speech puts there: no velar before w (Rwanda [ɾwaːnda], not [ɾɡwaːnda]), k
+ * and g before i and e as written (Kigali [kiɡali], Gicumbi [ɡitʃumbi], not [c ɟ]), a nasal before
+ * p, t, k keeping the stop (Ntare [ntaɾe], not [nhaɾe]), and l as written. These are what English
+ * and French speakers hear in the names (the issue's own examples: "Gicumbi" with [dʒ] is wrong)
+ * and how Rwandans say them to a caller in those languages.
+ */
+export function kinyarwandaWordIpa(word: string): string {
+  return ipaWord(phonesOf(spelling(word).replace(NOT_LETTER, ''), false));
+}
+
 function tokens(text: string): Token[] {
-  const prepared = text
-    .normalize('NFD')
-    .replace(DIACRITICS, '')
-    .toLowerCase()
-    .replace(APOSTROPHES, "'")
-    .replace(ELISION_SPACE, "$1'");
+  const prepared = spelling(text).replace(ELISION_SPACE, "$1'");
   const out: Token[] = [];
   for (const match of prepared.matchAll(TOKEN)) {
     const [, word, punct] = match;
@@ -315,9 +335,10 @@ const PUNCT_RANK: Readonly<Record<string, number>> = { '?': 5, '!': 4, '.': 3, '
  * spaces, stress on each word's penultimate syllable), and the punctuation stays outside the
  * groups so that espeak-ng pauses and shapes the intonation there. Anything that is not
  * Kinyarwanda spelling or punctuation is dropped; text with no words gives an empty string.
- * Deterministic and total: any string gives a string.
+ * Deterministic and total: any string gives a string. `afterWord`: the text follows a word said
+ * apart (a foreign word of the clause), so a mark before its first group ends that word and stays.
  */
-export function kinyarwandaToEspeak(text: string): string {
+export function kinyarwandaToEspeak(text: string, afterWord = false): string {
   let out = '';
   let group: string[] = [];
   let mark = '';
@@ -328,7 +349,7 @@ export function kinyarwandaToEspeak(text: string): string {
   for (const token of tokens(text)) {
     if (token.kind === 'word') {
       // A mark before the first group has nothing to end: it is dropped.
-      if (mark && out) out += `${mark} `;
+      if (mark && (out || afterWord)) out += `${mark} `;
       mark = '';
       group.push(espeakWord(token.phones));
     } else if (token.kind === 'punct') {
@@ -339,5 +360,5 @@ export function kinyarwandaToEspeak(text: string): string {
     }
   }
   closeGroup();
-  return mark && out ? out + mark : out;
+  return mark && (out || afterWord) ? out + mark : out;
 }

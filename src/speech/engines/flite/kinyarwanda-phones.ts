@@ -1,0 +1,77 @@
+/**
+ * A Kinyarwanda word (its broad IPA from Ijwi's rules, `text/rw/g2p.ts`) in the phones of Flite's
+ * US English voices, as a bilingual Rwandan says a name in English: Kinyarwanda's five vowels as
+ * the nearest full English vowels (never reduced: "Musanze" keeps its final e), its consonants as
+ * their English counterparts, and the stress on the penultimate syllable, where English listeners
+ * hear the prominence of Kinyarwanda's words (Kimenyi 2002, "A tonal grammar of Kinyarwanda":
+ * the penultimate is lengthened before a pause). The table and its sources are in
+ * `../../text/word-language/README.md`.
+ */
+import { isVowel } from './cmu-phones.ts';
+
+/** Kinyarwanda IPA -> Flite phones; a vowel is written without its stress digit. */
+const PHONES: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    a: ['aa'],
+    e: ['ey'],
+    i: ['iy'],
+    o: ['ow'],
+    u: ['uw'],
+    p: ['p'],
+    b: ['b'],
+    β: ['b'],
+    t: ['t'],
+    d: ['d'],
+    k: ['k'],
+    ɡ: ['g'],
+    c: ['ch'],
+    ɟ: ['jh'],
+    f: ['f'],
+    v: ['v'],
+    s: ['s'],
+    z: ['z'],
+    ʃ: ['sh'],
+    ʒ: ['zh'],
+    ç: ['sh'],
+    h: ['hh'],
+    tʃ: ['ch'],
+    ts: ['t', 's'],
+    pf: ['p', 'f'],
+    m: ['m'],
+    n: ['n'],
+    ɲ: ['n', 'y'],
+    ŋ: ['ng'],
+    ɾ: ['r'],
+    l: ['l'],
+    j: ['y'],
+    w: ['w'],
+  }),
+);
+const LONGEST = Math.max(...Array.from(PHONES.keys(), (k) => k.length));
+const TIE_BARS = /[\u0361\u035C]/gu;
+
+/**
+ * The phones of a Kinyarwanda word (broad IPA without stress marks; `ː` is dropped, US vowels
+ * having their own length), the penultimate vowel stressed; symbols outside the table are
+ * dropped. Empty for IPA with no sound.
+ */
+export function kinyarwandaFlitePhones(ipa: string): string[] {
+  const text = ipa.normalize('NFC').replace(TIE_BARS, '');
+  const phones: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let length = Math.min(LONGEST, text.length - i);
+    while (length > 0 && !PHONES.has(text.slice(i, i + length))) length--;
+    if (length === 0) {
+      i++;
+      continue;
+    }
+    phones.push(...(PHONES.get(text.slice(i, i + length)) as readonly string[]));
+    i += length;
+  }
+  const vowels = phones.flatMap((phone, index) => (isVowel(`${phone}0`) ? [index] : []));
+  const stressed = vowels.length >= 2 ? vowels[vowels.length - 2] : vowels[0];
+  return phones.map((phone, index) =>
+    isVowel(`${phone}0`) ? `${phone}${index === stressed ? 1 : 0}` : phone,
+  );
+}
