@@ -212,10 +212,26 @@ export interface AddressWords {
   readonly www: string;
   readonly letter: (upperCaseLetter: string) => string;
   readonly cardinal: (n: number) => string;
+  /**
+   * A label said as a word, spelled for the language's reader where its own spelling would
+   * misread it (Kinyarwanda reads the c of `com` as in "icupa", so it writes "kom"); a label
+   * not listed, or every label when absent, is kept as written.
+   */
+  readonly spokenLabels?: Readonly<Partial<Record<SpokenLabel, string>>>;
+  /**
+   * Top-level domains after which a name with neither `www.` nor a scheme is an address too
+   * (Rwandan texts name sites so: `igihe.com`, `ur.ac.rw`); when absent, only addresses that
+   * start with `www.` or `http(s)://` are read, as English and French do.
+   */
+  readonly bareDomains?: readonly string[];
 }
 
 /** Domain labels said as words; any other label of three letters or fewer is spelled. */
-const SPOKEN_LABELS = new Set(['com', 'org', 'net', 'edu', 'gov', 'info']);
+const SPOKEN_LABELS = ['com', 'org', 'net', 'edu', 'gov', 'info'] as const;
+/** A domain label said as a word rather than spelled. */
+export type SpokenLabel = (typeof SPOKEN_LABELS)[number];
+const isSpokenLabel = (label: string): label is SpokenLabel =>
+  (SPOKEN_LABELS as readonly string[]).includes(label);
 
 /**
  * Language rules for e-mail and web addresses, said as people say them ("info at kigali dash
@@ -239,12 +255,13 @@ export function addressRules(words: AddressWords): NormalizationRule[] {
         if (sign) return sign;
         if (part === 'www') return words.www;
         if (/^\d+$/.test(part)) return words.cardinal(Number(part));
-        if (part.length <= 3 && !SPOKEN_LABELS.has(part) && /^[a-z]+$/.test(part))
+        if (isSpokenLabel(part)) return words.spokenLabels?.[part] ?? part;
+        if (part.length <= 3 && /^[a-z]+$/.test(part))
           return Array.from(part.toUpperCase(), words.letter).join(' ');
         return part;
       })
       .join(' ');
-  return [
+  const rules: NormalizationRule[] = [
     {
       name: 'e-mail-address',
       pattern:
@@ -258,6 +275,19 @@ export function addressRules(words: AddressWords): NormalizationRule[] {
       replace: (m) => say(m[0].replace(/^https?:\/\//, '').replace(/\/$/, '')),
     },
   ];
+  if (words.bareDomains !== undefined && words.bareDomains.length > 0) {
+    const endings = words.bareDomains.map(escapeRegExp).join('|');
+    rules.push({
+      name: 'domain-name',
+      // A first label that starts with a letter: `2.5.com` is not a site.
+      pattern: new RegExp(
+        `(?<![\\p{L}\\p{N}.@/_+-])[A-Za-z][A-Za-z0-9-]*(?:\\.[A-Za-z0-9-]+)*\\.(?:${endings})(?:\\/[A-Za-z0-9_-]+)*\\/?(?![\\p{L}\\p{N}@]|\\.[A-Za-z0-9])`,
+        'giu',
+      ),
+      replace: (m) => say(m[0].replace(/\/$/, '')),
+    });
+  }
+  return rules;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { frontEndFor } from '../../../src/speech/text/front-end.ts';
 import { LiveClauses } from '../../../src/speech/text/live-clauses.ts';
 
 // Text that arrives word by word is spoken a part at a time, as soon as a part is surely complete.
@@ -28,6 +29,23 @@ describe('LiveClauses', () => {
     assert.deepEqual(feed(['Ask for Mme. Uwase or J. Mugisha. Bye']).parts, [
       'Ask for Mme. Uwase or J. Mugisha.',
     ]);
+  });
+
+  it('never cuts inside an address, fed 1 to 5 characters at a time, and reads it as one', () => {
+    const reply = 'Mwandikire kuri info@ijwi.rw cyangwa usure https://www.ijwi.rw/konti. Murakoze. ';
+    const pieces: string[] = [];
+    for (let at = 0, size = 1; at < reply.length; at += size, size = (size % 5) + 1) {
+      pieces.push(reply.slice(at, at + size));
+    }
+    const { parts } = feed(pieces);
+    assert.deepEqual(parts, [
+      'Mwandikire kuri info@ijwi.rw cyangwa usure https://www.ijwi.rw/konti.',
+      ' Murakoze.',
+    ]);
+    assert.equal(
+      frontEndFor('rw').normalize(parts[0] ?? ''),
+      'Mwandikire kuri info kuri ijwi akadomo ari dabuliyu cyangwa usure dabuliyu dabuliyu dabuliyu akadomo ijwi akadomo ari dabuliyu akarongo kaberamye konti.',
+    );
   });
 
   it('gives several parts from one piece, in order, and skips parts with nothing to say', () => {

@@ -1,4 +1,5 @@
 import type { NormalizationRule } from '../verbalizer.ts';
+import { ADDRESS_RULES } from './addresses.ts';
 import { decimalWords, phoneWords } from './amounts.ts';
 import { dateWords, dayOfMonth, MONTH_NAMES, monthNumber, yearPhrase } from './dates.ts';
 import { fraction } from './fractions.ts';
@@ -155,12 +156,14 @@ const numberSign: NormalizationRule = {
 };
 
 /**
- * Kinyarwanda-only patterns, in the order they must be tried: phone numbers before any range;
+ * Kinyarwanda-only patterns, in the order they must be tried: addresses first (their dots and
+ * digits are neither sentence ends nor numbers); phone numbers before any range;
  * ranges of dates and times before one date or time; written dates before the bare "tariki ya N";
  * years after umwaka before the general connective + ordinal; money and percent ranges before a
  * noun takes their first number; nouns and units before a bare range.
  */
 export const KINYARWANDA_RULES: readonly NormalizationRule[] = [
+  ...ADDRESS_RULES,
   internationalPhone,
   ...DATE_AND_TIME_RANGES,
   writtenDate,

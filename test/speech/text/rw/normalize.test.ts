@@ -243,3 +243,23 @@ describe('Kinyarwanda normalisation: units, abbreviations and acronyms', () => {
     ['RDB na REB', 'ari di bi na ari i bi'],
   ]);
 });
+
+describe('Kinyarwanda normalisation: what is not an address', () => {
+  // A name read as an address must end in a known top-level domain, start with a letter and stand
+  // alone: a decimal, a missing space after a full stop or a longer word is left to other passes.
+  table([
+    ['Ni 2.5 gusa.', "Ni kabiri n'igice gusa."],
+    ['Murakoze.Mwiriwe', 'Murakoze.Mwiriwe'],
+    ['ijwi.rwanda', 'ijwi.rwanda'],
+    ['Dr. Mukamana', 'dogiteri Mukamana'],
+  ]);
+
+  // Digits in an address: a number as a number, an identifier from a trillion up digit by digit.
+  table([
+    ['info2026@ijwi.rw', 'info ibihumbi bibiri na makumyabiri na gatandatu kuri ijwi akadomo ari dabuliyu'],
+    [
+      '1234567890123@ijwi.rw',
+      'rimwe kabiri gatatu kane gatanu gatandatu karindwi umunani icyenda zeru rimwe kabiri gatatu kuri ijwi akadomo ari dabuliyu',
+    ],
+  ]);
+});

@@ -44,6 +44,22 @@ const KUVA_KUGEZA = 'http://projet-dvjp.net/2015/12/29/ ("kuva Urwanda rwabona u
 const HEIGHT =
   'https://kglnews.com/amp/dore-impamvu-abakobwa-bakunda-abahungu-bameze-nka-kylian-mbappe-dore-ibyo-bagomba-kuba-bujuje ("1,70 m")';
 
+// Addresses: the words for their signs (src/speech/text/rw/README.md, "Addresses").
+const ORCA_RW =
+  'GNOME Orca po/rw.po, Kinyarwanda translation team 2005, character names (src/orca/chnames.py)';
+const DOT = `Unicode CLDR common/annotations/rw.xml (💠 "ikaro ifite akadomo", a diamond with a dot); ${ORCA_RW}: dot "Akadomo"`;
+const AT =
+  'decision awaiting a native speaker\'s review: "kuri", Kinyarwanda for "at" (English "at" is also said); no published reading found';
+const SLASH = `${ORCA_RW}: slash "AKARONGOKABERAMYE" (akarongo kaberamye, a slanting little line)`;
+const DASH = `${ORCA_RW}: dash "AKANYEREZO"`;
+const UNDERSCORE =
+  'decision awaiting a native speaker\'s review: "akanyerezo ko hasi", the low dash (French "tiret bas")';
+const WWW =
+  "decision awaiting a native speaker's review: the letter name W of letters.ts (dabuliyu) three times";
+const LETTERS = "letter names of src/speech/text/rw/letters.ts (decision awaiting a native speaker's review)";
+const FULL_STOP =
+  'Kinyarwanda orthography rules, art. 22, "Akabago (.) gasoza interuro ihamya" (https://ubuvanganzo.blog4ever.com/imyandikire-y-ikinyarwanda-4): the last dot ends the sentence';
+
 const hours = `${ELIAS_TIME}; ${RWA_TIME} (Saa Mbiri... Saa Yine); ${MORPHOKIN} hour_map`;
 const range = (what: string) => `${KUVA_KUGEZA}; ${what}`;
 const kuForms = `${MORPHOKIN} post-replacements (kugeza ku munani, ku ijana, ku icumi, ku gihumbi, ku bihumbi)`;
@@ -668,6 +684,55 @@ export const READINGS: readonly Reading[] = [
     reading: `tariki ya cumi n'ebyiri gicurasi ${year2026}`,
     source: `${CLDR} months`,
     disagrees: 'the issue notes "ukwa gatanu" for the month in speech',
+  },
+  // E-mail and web addresses, read as one phrase: their dots are not sentence ends.
+  {
+    text: 'Mwandikire kuri info@ijwi.rw',
+    reading: 'Mwandikire kuri info kuri ijwi akadomo ari dabuliyu',
+    source: `${AT}; ${DOT}; ${LETTERS}`,
+  },
+  {
+    text: 'Mwandikire kuri info@ijwi.rw.',
+    reading: 'Mwandikire kuri info kuri ijwi akadomo ari dabuliyu.',
+    source: `${FULL_STOP}; ${AT}; ${DOT}`,
+  },
+  {
+    text: 'Andikira jean_claude-2@minisante.gov.rw uyu munsi.',
+    reading:
+      'Andikira jean akanyerezo ko hasi claude akanyerezo kabiri kuri minisante akadomo gov akadomo ari dabuliyu uyu munsi.',
+    source: `${UNDERSCORE}; ${DASH}; ${AT}; ${DOT}`,
+  },
+  {
+    text: 'Sura www.reb.rw',
+    reading: 'Sura dabuliyu dabuliyu dabuliyu akadomo ari i bi akadomo ari dabuliyu',
+    source: `${WWW}; ${DOT}; ${LETTERS}`,
+  },
+  {
+    text: 'Amakuru ari kuri https://elearning.reb.rw/course/view.',
+    reading:
+      'Amakuru ari kuri elearning akadomo ari i bi akadomo ari dabuliyu akarongo kaberamye course akarongo kaberamye view.',
+    source: `${SLASH}; ${DOT}; ${FULL_STOP}`,
+  },
+  {
+    text: 'Soma IGIHE.com buri munsi.',
+    reading: 'Soma igihe akadomo kom buri munsi.',
+    source: `${DOT}; "com" said as a word, written kom because Kinyarwanda reads c as [t͡ʃ] (README, g2p table)`,
+  },
+  {
+    text: 'Iyandikishe kuri ur.ac.rw.',
+    reading: 'Iyandikishe kuri yu ari akadomo eyi si akadomo ari dabuliyu.',
+    source: `${DOT}; ${LETTERS}; ${FULL_STOP}`,
+  },
+  // Addresses in Markdown, as a language model writes them.
+  {
+    text: 'Twandikire kuri **info@ijwi.rw** cyangwa [urubuga rwacu](https://ijwi.rw).',
+    reading: 'Twandikire kuri info kuri ijwi akadomo ari dabuliyu cyangwa urubuga rwacu.',
+    source: `${AT}; ${DOT}; a link says its text, not its address (docs api-v1.md, "Text written by a language model")`,
+  },
+  {
+    text: '- Urubuga: <https://www.ijwi.rw>',
+    reading: 'Urubuga: dabuliyu dabuliyu dabuliyu akadomo ijwi akadomo ari dabuliyu',
+    source: `${WWW}; ${DOT}; a bare address is read as one (docs api-v1.md, "Text written by a language model")`,
   },
 ];
 
