@@ -12,6 +12,7 @@ import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
 import { benchGreeting, printGreeting } from './greeting.ts';
 import { markdownCost, printMarkdownCost } from './markdown.ts';
+import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 import { benchMemory, checkMemoryTargets, type MemoryPhases, printMemory } from './memory.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
@@ -30,7 +31,7 @@ import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --only live|markdown|greeting|formats`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown|word-language|greeting|formats`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -166,6 +167,7 @@ async function fullRun(): Promise<void> {
   printReport(report);
   printGreeting(greeting);
   printMarkdownCost(markdownCost());
+  printWordLanguage(detectorScores(), decisionCost());
   const formatResults = await formats();
   printFormats(formatResults);
   if (!settings.quick) await saveFormats(formatResults);
@@ -235,6 +237,8 @@ if (values.memory) {
   printLive(results);
 } else if (values.only === 'markdown') {
   printMarkdownCost(markdownCost());
+} else if (values.only === 'word-language') {
+  printWordLanguage(detectorScores(), decisionCost());
 } else if (values.only === 'greeting') {
   printGreeting(await greetingBurst());
 } else if (values.only === 'formats') {
@@ -242,7 +246,7 @@ if (values.memory) {
   printFormats(results);
   await saveFormats(results);
 } else if (values.only !== undefined) {
-  throw new Error(`--only takes live, markdown, greeting or formats, not ${values.only}`);
+  throw new Error(`--only takes live, markdown, word-language, greeting or formats, not ${values.only}`);
 } else {
   await fullRun();
 }
