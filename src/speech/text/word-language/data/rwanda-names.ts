@@ -40,8 +40,13 @@ export const kinyarwandaGivenNames: readonly string[] = [
   // 20 February 2022 (Samuel and Moise Mugisha, Eric Muhoza, Renus Byiza Uhiriwe)
   'Mugisha', 'Muhoza', 'Byiza',
   // Footballers: ground-sports.com, "Mashami's 23-man Amavubi squad to combat Cape Verde",
-  // November 2020 (Thierry Manzi); Wikipedia, "Rwanda national football team"
-  'Manzi', 'Muhire',
+  // November 2020 (Thierry Manzi); AllAfrica / The New Times, Amavubi squad against Equatorial
+  // Guinea, 23 September 2022, https://allafrica.com/stories/202209230066.html (Kevin Muhire,
+  // Gilbert Ishime)
+  'Manzi', 'Muhire', 'Ishime',
+  // Senators: AllAfrica, press release of the Office of the President, 17 October 2019,
+  // https://allafrica.com/stories/201910180021.html (Pélagie Uwera, Adrie Umuhire)
+  'Uwera', 'Umuhire',
   // Examples given in this project's issue 37 (common given names, not checked against a
   // published list)
   'Ineza', 'Umutoni',
@@ -64,14 +69,34 @@ export const kinyarwandaSurnames: readonly string[] = [
   // Swear-in", 11 May 2011, https://rwandinfo.com/eng/2011/05/11/
   'Rwangombwa', 'Lwakabamba', 'Mukantabana', 'Gasinzigwa', 'Nsengiyumva', 'Imena', 'Binagwaho',
   'Inyumba', 'Kanimba', 'Habumuremyi',
-  // CGTN Africa, "Rwandan president reshuffles cabinet" (June 2024); Mwebantu, "Rwanda: Paul
-  // Kagame presides over the swearing-in of 3 new members of the government" (2025)
+  // CGTN Africa, "Rwandan president reshuffles cabinet" (June 2024); Africa Top Success,
+  // "Rwanda : Kagame procède à un léger remaniement" (June 2024); Mwebantu, "Rwanda: Paul Kagame
+  // presides over the swearing-in of 3 new members of the government" (2025)
   'Nduhungirehe', 'Murangwa', 'Gasana', 'Uwimana', 'Kabera', 'Havugiyaremye', 'Nzabamwita',
   'Niwenshuti', 'Mukazayire', 'Ngarambe',
   // Wikipedia, "Rwanda national football team" (Haruna Niyonzima, Olivier Karekezi, Djihad
   // Bizimana, Jimmy Mulisa) and ground-sports.com's Amavubi squad of November 2020 (above)
   'Niyonzima', 'Karekezi', 'Bizimana', 'Mulisa', 'Mashami', 'Kimenyi', 'Ndayishimiye', 'Mutsinzi',
   'Imanishimwe', 'Rutanga', 'Rwatubyaye', 'Nsabimana', 'Mukunzi',
+  // The Amavubi squad of September 2022 (AllAfrica, above: Fiacre Ntwali, Bryan Ngwabije, Claude
+  // Niyomugabo, Ally Serumogo, Steven Rubanguka) and of August 2019 (Michezo Forum, "Kagere,
+  // Sibomana uso kwa uso", https://michezoforum.blogspot.com/2019/08/kagere-sibomana-uso-kwa-uso.html:
+  // Meddie Kagere, Patrick Sibomana, Salomon Nirisarike, Emery Bayisenge)
+  'Ntwali', 'Ngwabije', 'Niyomugabo', 'Serumogo', 'Rubanguka', 'Kagere', 'Sibomana', 'Nirisarike',
+  'Bayisenge',
+  // Senators: the Office of the President's release of 17 October 2019 (above); The New Times,
+  // "Who are the new Senators?", 12 October 2012, https://www.newtimes.co.rw/article/81622; The
+  // New Times, "New Senate term begins Thursday with swearing-in ceremony" (September 2024),
+  // https://www.newtimes.co.rw/article/20435; The New Times, "Makuza elected Senate president"
+  // (2014), https://www.newtimes.co.rw/article/112345; Virunga News, "Rwanda: President Kagame
+  // calls for integrated efforts" (2010); paulkagame.com, "President Kagame officiates at
+  // swearing-in of new Senate, Ministers" (10 October 2011)
+  'Ndangiza', 'Mukabaramba', 'Nyirasafari', 'Mureshyankwano', 'Nyinawamwiza', 'Iyamuremye',
+  'Dushimimana', 'Bideri', 'Ntidendereza', 'Habiyakare', 'Kanyarukiga', 'Uyisenga', 'Mukakalisa',
+  'Karangwa', 'Kalimba', 'Nyagahura', 'Karemera', 'Kamanzi', 'Umulisa', 'Gacinya', 'Mukabaranga',
+  'Sebishwi', 'Dusingizemungu', 'Kanziza', 'Twahirwa', 'Mukakarangwa', 'Rugira', 'Cyitatire',
+  'Havugimana', 'Kalinda', 'Gahamanyi', 'Kaitesi', 'Uwimbabazi', 'Ntawukuriryayo', 'Mushinzimana',
+  'Isumbagabo', 'Mutimura', 'Semahundo', 'Nibishaka',
   // Team Rwanda's cyclists and officials (the New Times and KT Press articles above; APA News,
   // "Cycling: Team Rwanda departs for Cameroon Tour de l'Espoir", 3 February 2019)
   'Areruya', 'Ndayisenga', 'Munyaneza', 'Byukusenge', 'Uwizeyimana', 'Nsengimana', 'Manizabayo',
