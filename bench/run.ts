@@ -12,7 +12,6 @@ import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
 import { benchGreeting, printGreeting } from './greeting.ts';
 import { markdownCost, printMarkdownCost } from './markdown.ts';
-import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 import { benchMemory, checkMemoryTargets, type MemoryPhases, printMemory } from './memory.ts';
 import { benchMetricsOverhead, metricsOverheadSettings, printMetricsOverhead } from './metrics-overhead.ts';
 import { ProcessMonitor } from './monitor.ts';
@@ -29,6 +28,7 @@ import type { LoadMessage, LoadPlan } from './results.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
 import { interleave, loadTurns } from './turns.ts';
+import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
 // pack; `-- --only live|markdown|word-language|greeting|formats`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in

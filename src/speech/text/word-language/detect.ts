@@ -34,7 +34,8 @@ const FOREIGN_IN_KINYARWANDA: ReadonlyMap<string, LanguageCode> = new Map(
 
 // Spellings French has and English has not, and the other way round: they decide a word both
 // lists hold ("vous" French, "cash" English), for a Kinyarwanda sentence that borrowed it.
-const FRENCH_SPELLING = /[àâæçéèêëîïôœùûüÿ]|eau|eux|oux|oir|eur|ez$|ier$|ais|ait|ette|ique|aux|oi|ou|qu/u;
+const FRENCH_SPELLING =
+  /[àâæçéèêëîïôœùûüÿ]|eau|eux$|oux$|oire?$|eur$|ez$|ier$|ette$|ique$|aux$|ous?$|our$|ois$|ais$|ait$|qu[ei]/u;
 const ENGLISH_SPELLING = /w|k|th|sh|ing$|ght|ee|oo|y$/u;
 
 /** Whether `word` is a word of English or French, by their word lists. */
@@ -52,7 +53,6 @@ export function wordLanguage(word: string, context: LanguageCode): LanguageCode 
   if (GAZETTEER.has(key)) return 'rw';
   if (
     /[^a-z'-]/u.test(key) ||
-    key.includes('l') ||
     Array.from(key.replace(/['-]/gu, '')).length < MIN_NAME_LETTERS ||
     !fitsKinyarwanda(key) ||
     inEnglish(key) ||
