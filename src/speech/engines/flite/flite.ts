@@ -9,8 +9,8 @@ import type {
 import { packageVersion } from '../package-version.ts';
 import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
+import { fliteClause } from './foreign-words.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
-import { kinyarwandaFlitePhones } from './kinyarwanda-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
 import type { SPOKEN_FLITE_VOICES } from './unused-voice-data.ts';
 import { compileFlite, compileFliteInThread, FliteRunner, isCompiledFlite, RUN_DIR } from './wasi-runner.ts';
@@ -200,7 +200,7 @@ class FliteEngine implements SpeechEngine {
    */
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
     const fliteVoice = asFliteVoice(voice);
-    const text = input.kind === 'phonemes' ? input.phonemes : clauseText(input);
+    const text = input.kind === 'phonemes' ? input.phonemes : fliteClause(input).text;
     if (sink.cancelled() || text.trim() === '') return;
     if (text.length > MAX_CLAUSE_CHARACTERS) {
       throw new Error(
@@ -222,20 +222,17 @@ class FliteEngine implements SpeechEngine {
         throw new Error(`flite has no phone ${JSON.stringify(unknown.slice(0, 20))}`);
       return { phones: phones.join(' ') };
     }
-    const text = clauseText(input);
-    const foreign = foreignPronunciations(input);
-    const said = new Set(foreign.map((word) => word.spelling.toLowerCase()));
-    // A foreign word's own pronunciation comes first: the addenda keep a word's first entry.
+    const { text, foreign, standsFor } = fliteClause(input);
     const pronunciations = [
       ...foreign,
-      ...(voice.accent === undefined ? [] : this.#accentedOnly(text, voice, said)),
+      ...(voice.accent === undefined ? [] : this.#accentedOnly(text, voice, new Set(standsFor.keys()))),
     ];
     return pronunciations.length === 0 ? { text } : { text, pronunciations };
   }
 
   /**
-   * The words of a clause that the accent says otherwise than the lexicon, but for the foreign
-   * words (`skip`, lower case), which are not the lexicon's to say. Only these go to Flite as
+   * The words of a clause that the accent says otherwise than the lexicon, but for the stand-ins
+   * of foreign words (`skip`), which are not the lexicon's to say. Only these go to Flite as
    * addenda: a word the accent leaves alone keeps Flite's own choice in context (the reduced "a"
    * [ə] rather than the letter's name, which a word looked up alone gets).
    */
@@ -253,14 +250,14 @@ class FliteEngine implements SpeechEngine {
   /** The phones the voice speaks for a clause, in IPA, a space between words (`--show phonemes`). */
   phonemes(input: EngineInput, voice: EngineVoice): string {
     if (input.kind === 'phonemes') return '';
-    const foreign = new Map(foreignPronunciations(input).map((word) => [word.spelling.toLowerCase(), word]));
-    const text = clauseText(input);
-    const spoken = this.#spokenWords(text, asFliteVoice(voice), new Set(foreign.keys()));
+    const clause = fliteClause(input);
+    const foreign = new Map(clause.foreign.map((word) => [word.spelling, word]));
+    const spoken = this.#spokenWords(clause.text, asFliteVoice(voice), new Set(foreign.keys()));
     if (spoken === undefined && foreign.size === 0) return '';
     const native = (spoken ?? []).values();
-    return clauseWords(text)
+    return clauseWords(clause.text)
       .map((spelling) => {
-        const word = foreign.get(spelling.toLowerCase()) ?? native.next().value;
+        const word = foreign.get(spelling) ?? native.next().value;
         return word === undefined ? '' : phonesToIpa(word.phones.join(' '));
       })
       .filter((ipa) => ipa !== '')
@@ -297,33 +294,6 @@ class FliteEngine implements SpeechEngine {
     ];
     return lexiconWords(words, this.#runner.run(lookup).printed);
   }
-}
-
-/** A clause's text as Flite reads it: text input, or a mixed clause's parts joined as written. */
-function clauseText(input: Exclude<EngineInput, { kind: 'phonemes' }>): string {
-  return input.kind === 'text' ? input.text : input.parts.map(partText).join('');
-}
-
-function partText(part: ClausePart): string {
-  return part.kind === 'phonemes' ? ' ' : part.text;
-}
-
-/**
- * The Kinyarwanda words of a mixed clause with the phones the voice says them with (their IPA
- * through `kinyarwanda-phones.ts`). A word of another language Flite has no rules for (French)
- * is read as English text.
- */
-function foreignPronunciations(input: EngineInput): LexiconWord[] {
-  if (input.kind !== 'mixed') return [];
-  return input.parts.flatMap((part) => {
-    if (part.kind !== 'word' || part.language !== 'rw' || part.ipa === undefined) return [];
-    const phones = kinyarwandaFlitePhones(part.ipa);
-    return phones.length === 0
-      ? []
-      : clauseWords(part.text).length === 1
-        ? [{ spelling: part.text, phones }]
-        : [];
-  });
 }
 
 /** Flite (Carnegie Mellon University) compiled to WASI, with its English voices built in. */
