@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { inputText } from '../../src/speech/engines/engine.ts';
+import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
-import { kinyarwandaToEspeak } from '../../src/speech/text/rw/g2p.ts';
 import {
   buildTtsTestApp,
   recordJobs,
@@ -28,15 +27,34 @@ function joined(inputs: readonly string[]): string {
     .replace(/\]\] \[\[/g, ' ');
 }
 
+/**
+ * An engine input as one string: phonemes as they are, and a word of another language (an
+ * address's "gov", "course") as a group of its own naming its language.
+ */
+function flat(input: EngineInput | undefined): string {
+  if (input === undefined) return '';
+  if (input.kind !== 'mixed') return input.kind === 'text' ? input.text : input.phonemes;
+  return input.parts
+    .map((part) =>
+      part.kind === 'phonemes'
+        ? part.phonemes
+        : part.kind === 'word'
+          ? `[[${part.language}:${part.text}]]`
+          : part.text,
+    )
+    .join(' ');
+}
+
 /** The engine input of the recorded jobs. */
 function spoken(jobs: readonly SynthesisJob[]): string {
-  return joined(jobs.map((job) => inputText(job.input)));
+  return joined(jobs.map((job) => flat(job.input)));
 }
 
 /** What the Kinyarwanda voices are given for words already read. */
 function phonemesOf(readings: readonly string[]): string {
+  const { engineInput } = frontEndFor('rw');
   return joined(
-    readings.flatMap((reading) => splitClauses(reading)).map((clause) => kinyarwandaToEspeak(clause)),
+    readings.flatMap((reading) => splitClauses(reading)).map((clause) => flat(engineInput(clause))),
   );
 }
 
