@@ -3,6 +3,7 @@ import { frontEndOf } from './engines/registry.ts';
 import type { OutputSpec, WarmUpPlan } from './pool-protocol.ts';
 import { splitClauses } from './text/clauses.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
+import { loadWordLists } from './text/word-language/lexicons.ts';
 import type { Voice } from './voices.ts';
 
 // Each sample runs through the same front-end as a request, numbers and all.
@@ -12,8 +13,13 @@ const sampleText: Readonly<Record<LanguageCode, string>> = {
   fr: 'Bonjour, merci de votre appel. Cela coûte 1 500 francs.',
 };
 
-/** What pool workers speak at start: one sample per voice, in every stream format and each voice's own rate. */
+/**
+ * What pool workers speak at start: one sample per voice, in every stream format and each voice's
+ * own rate. The word lists the language of a word is decided by are read now too, on the main
+ * thread, so that no caller's first words wait for them.
+ */
 export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
+  loadWordLists();
   const outputs: OutputSpec[] = Object.values(streamFormats).map((f) => ({
     sampleRate: f.sampleRate,
     encoding: f.encoding,

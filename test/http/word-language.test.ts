@@ -87,6 +87,23 @@ describe('words that cross languages, through the public paths', () => {
     });
   }
 
+  it('the stream and OpenAI-compatible endpoints say the name too: "Welcome to Rwanda." about as long as "Welcome to Kenya."', async () => {
+    const { key } = await fixture.newPayingAccount({ topUp: 289 });
+    const bytes = async (url: string, payload: object) => {
+      const response = await fixture.app.inject({ method: 'POST', url, headers: withKey(key), payload });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.rawPayload.length;
+    };
+    for (const [url, fields] of [
+      ['/api/v1/tts-stream.php', { language: 'en', speaker_id: 3, format: 'pcm16_8k' }],
+      ['/v1/audio/speech', { model: 'tts-1', voice: 'james', response_format: 'pcm' }],
+    ] as const) {
+      const rwanda = await bytes(url, { ...fields, input: 'Welcome to Rwanda.' });
+      const kenya = await bytes(url, { ...fields, input: 'Welcome to Kenya.' });
+      assert.ok(rwanda <= kenya * MAX_RWANDA_OVER_KENYA, `${url}: ${rwanda} bytes against ${kenya}`);
+    }
+  });
+
   it('the file endpoint gives each foreign word to the engine whole, with its language', async () => {
     const { key } = await fixture.newPayingAccount({ topUp: 289 });
     const from = jobs.length;

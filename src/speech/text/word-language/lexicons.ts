@@ -95,6 +95,12 @@ export function englishWords(): WordList {
   return english;
 }
 
+/** Reads both lists now rather than on first use (at start, before the first request). */
+export function loadWordLists(): void {
+  englishWords();
+  frenchWordList();
+}
+
 /** The French word list (loaded on first use). */
 export function frenchWordList(): WordList {
   french ??= new WordList(frenchWords());
