@@ -1,3 +1,5 @@
+import type { LanguageCode } from '../speech/text/verbalizer.ts';
+
 /** How a lexicon entry says its phrase: a respelling read as text, or IPA read as phonemes. */
 export type LexiconKind = 'respelling' | 'ipa';
 
@@ -11,6 +13,11 @@ export interface LexiconEntry {
   readonly kind: LexiconKind;
   /** The respelling, or the IPA. */
   readonly says: string;
+  /**
+   * The language a respelling's words are said as (a Kinyarwanda surname in an English voice);
+   * null: decided as any text's words are.
+   */
+  readonly wordLanguage: LanguageCode | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -34,7 +41,7 @@ export interface LexiconRepository {
   update(
     accountId: string,
     id: string,
-    change: Pick<LexiconEntry, 'phrase' | 'kind' | 'says' | 'updatedAt'>,
+    change: Pick<LexiconEntry, 'phrase' | 'kind' | 'says' | 'wordLanguage' | 'updatedAt'>,
   ): Promise<LexiconWrite>;
   remove(accountId: string, id: string): Promise<LexiconWrite>;
 }

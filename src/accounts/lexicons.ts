@@ -21,6 +21,12 @@ export interface LexiconInput {
   readonly phrase: string;
   readonly kind: string;
   readonly says: string;
+  /**
+   * The language a respelling's words are said as (API name `word_language`): `rw`, `en` or
+   * `fr`; absent or empty: decided as any text's words are. The respelling may be the phrase
+   * itself, for an entry that only names its word's language.
+   */
+  readonly wordLanguage?: string | undefined;
 }
 
 export type LexiconResult =
@@ -52,20 +58,40 @@ function checkText(field: 'phrase' | 'says', value: string, max: number): Refusa
   return undefined;
 }
 
-/** The entry checked: a known language, a phrase and a respelling of plain words, or IPA every voice of the language can say. */
-function check(input: LexiconInput): Refusal | { ok: true; language: LanguageCode; kind: LexiconKind } {
+interface Checked {
+  readonly ok: true;
+  readonly language: LanguageCode;
+  readonly kind: LexiconKind;
+  readonly wordLanguage: LanguageCode | null;
+}
+
+const languageCodes = () => languages.map((l) => l.code).join(', ');
+
+/**
+ * The entry checked: a known language, a phrase and a respelling of plain words (said, if it names
+ * one, as words of its word language), or IPA every voice of the language can say.
+ */
+function check(input: LexiconInput): Refusal | Checked {
   const language = languages.find((l) => l.code === input.language)?.code;
-  if (language === undefined)
-    return refusal('language', `language must be one of ${languages.map((l) => l.code).join(', ')}`);
+  if (language === undefined) return refusal('language', `language must be one of ${languageCodes()}`);
   if (input.kind !== 'respelling' && input.kind !== 'ipa')
     return refusal('kind', 'kind must be respelling or ipa');
+  const named = input.wordLanguage ?? '';
+  const wordLanguage = named === '' ? null : languages.find((l) => l.code === named)?.code;
+  if (wordLanguage === undefined)
+    return refusal('wordLanguage', `word_language must be one of ${languageCodes()}, or none`);
   const phrase = checkText('phrase', input.phrase, MAX_PHRASE_CHARS);
   if (phrase) return phrase;
   if (input.kind === 'respelling') {
     const says = checkText('says', input.says, MAX_SAYS_CHARS);
     if (says) return says;
-    return { ok: true, language, kind: input.kind };
+    return { ok: true, language, kind: input.kind, wordLanguage };
   }
+  if (wordLanguage !== null)
+    return refusal(
+      'wordLanguage',
+      'an IPA entry is said as its IPA is written, in no language; give word_language with a respelling',
+    );
   const length = codePointCount(input.says.trim());
   if (length === 0 || length > MAX_SAYS_CHARS)
     return refusal('says', `the IPA must have 1-${MAX_SAYS_CHARS} characters`);
@@ -74,7 +100,7 @@ function check(input: LexiconInput): Refusal | { ok: true; language: LanguageCod
     if (read === undefined) return refusal('says', `the ${voice.name} voice cannot read IPA`);
     if (!read.ok) return refusal('says', `the ${voice.name} voice cannot say "${read.symbol}"`);
   }
-  return { ok: true, language, kind: input.kind };
+  return { ok: true, language, kind: input.kind, wordLanguage: null };
 }
 
 /**
@@ -109,6 +135,7 @@ export class LexiconService {
         phrase: input.phrase.trim(),
         kind: checked.kind,
         says: input.says.trim(),
+        wordLanguage: checked.wordLanguage,
         createdAt: this.#now().toISOString(),
       },
       MAX_LEXICON_ENTRIES,
@@ -128,6 +155,7 @@ export class LexiconService {
         phrase: input.phrase.trim(),
         kind: checked.kind,
         says: input.says.trim(),
+        wordLanguage: checked.wordLanguage,
         updatedAt: this.#now().toISOString(),
       }),
     );

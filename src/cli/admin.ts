@@ -33,6 +33,7 @@ commands:
   topup-requests decline --request REQUEST_ID
   lexicon list --account ACCOUNT_ID
   lexicon add --account ACCOUNT_ID --language rw|en|fr --phrase TEXT (--respelling TEXT | --ipa IPA)
+    [--word-language rw|en|fr]                    a respelling said as a word of that language
   lexicon remove --account ACCOUNT_ID --entry ENTRY_ID
   voice check [--folder] FOLDER                   checks a neural voice pack (Piper or MMS, our manifest
                                                   or as published) before install
@@ -120,6 +121,7 @@ function parse(argv: string[]) {
       phrase: { type: 'string' },
       respelling: { type: 'string' },
       ipa: { type: 'string' },
+      'word-language': { type: 'string' },
       entry: { type: 'string' },
       request: { type: 'string' },
       folder: { type: 'string' },
@@ -213,6 +215,7 @@ function toAction(command: string, values: Values): Action {
         phrase: required(values, 'phrase'),
         kind: values.ipa === undefined ? 'respelling' : 'ipa',
         says: values.ipa ?? values.respelling ?? '',
+        wordLanguage: values['word-language'],
       };
       return { command, accountId: required(values, 'account'), input };
     }
@@ -414,8 +417,8 @@ async function run(action: DatabaseAction, db: Database): Promise<string> {
       const entries = await lexicons.list(action.accountId);
       if (entries.length === 0) return `no lexicon entries for ${action.accountId}`;
       return table(
-        ['entry', 'language', 'phrase', 'kind', 'says'],
-        entries.map((e) => [e.id, e.language, e.phrase, e.kind, e.says]),
+        ['entry', 'language', 'phrase', 'kind', 'says', 'word language'],
+        entries.map((e) => [e.id, e.language, e.phrase, e.kind, e.says, e.wordLanguage ?? '-']),
       );
     }
     case 'lexicon add': {
@@ -449,9 +452,17 @@ async function run(action: DatabaseAction, db: Database): Promise<string> {
   }
 }
 
+/** The option that gave each field of a lexicon entry. */
+const LEXICON_OPTIONS: Readonly<Record<keyof LexiconInput, string>> = {
+  language: 'language',
+  phrase: 'phrase',
+  kind: 'respelling/--ipa',
+  says: 'respelling/--ipa',
+  wordLanguage: 'word-language',
+};
+
 function lexiconRefusal(result: Exclude<LexiconResult, { ok: true }>, accountId: string): string {
-  if (result.code === 'invalid_entry')
-    return `--${result.field === 'says' ? 'respelling/--ipa' : result.field}: ${result.message}`;
+  if (result.code === 'invalid_entry') return `--${LEXICON_OPTIONS[result.field]}: ${result.message}`;
   if (result.code === 'not_found') return `no such entry, or no account ${accountId}`;
   return result.message;
 }

@@ -3,13 +3,15 @@ import { audioBoundSeconds } from './audio-bound.ts';
 import type { SpeechDocument, SpeechSegment } from './document.ts';
 import type { TextType } from './input-text.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
-import { clientText } from './text/word-language/marks.ts';
+import { clientText, MARK_CHARACTERS, markWords, withoutMarks } from './text/word-language/marks.ts';
 
 /** How an account wants a word or phrase said: a respelling read as text, or IPA. */
 export interface Pronunciation {
   readonly phrase: string;
   readonly kind: 'respelling' | 'ipa';
   readonly says: string;
+  /** The language a respelling's words are said as; absent or null: the text's own rules. */
+  readonly wordLanguage?: LanguageCode | null;
 }
 
 /** A phrase as it is matched: NFC, lower case, single spaces. */
@@ -18,6 +20,8 @@ export function phraseKey(phrase: string): string {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A word of a phrase may carry the mark of SSML `<lang>` (`text/word-language/marks.ts`).
+const MARK = `[${MARK_CHARACTERS}]?`;
 
 /**
  * A pronunciation lexicon compiled for one language: it rewrites the plain text of a speech
@@ -27,6 +31,11 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * so it is data, never markup); IPA becomes a phonemes segment, as SSML's `<phoneme>` does, and so
  * is spoken as a clause of its own. Text a client spelled out (`say-as`, `sub`) and IPA it gave
  * are left as they are. Billing is unchanged: it counts the text as written.
+ *
+ * A respelling with a word language is marked as that language's words, and so said with its
+ * sounds by the request's voice; one without is said by the text's own rules. A phrase matches
+ * inside SSML `<lang>` too, and then the entry decides: its marks replace `<lang>`'s, as the
+ * respelling is written for the entry's word language (or its own language when it names none).
  */
 export class Lexicon {
   readonly #byKey: ReadonlyMap<string, Pronunciation>;
@@ -34,13 +43,19 @@ export class Lexicon {
 
   constructor(entries: readonly Pronunciation[]) {
     // What an entry says is an account's text like any request's: it decides no word's language.
-    this.#byKey = new Map(entries.map((e) => [phraseKey(e.phrase), { ...e, says: clientText(e.says) }]));
+    this.#byKey = new Map(
+      entries.map((e) => {
+        const says = clientText(e.says);
+        const marked = e.kind === 'respelling' && e.wordLanguage ? markWords(says, e.wordLanguage) : says;
+        return [phraseKey(e.phrase), { ...e, says: marked }];
+      }),
+    );
     const phrases = [...this.#byKey.keys()].sort((a, b) => b.length - a.length);
     this.#pattern =
       phrases.length === 0
         ? undefined
         : new RegExp(
-            `(?<![\\p{L}\\p{N}])(?:${phrases.map((p) => escapeRegExp(p).replace(/ /g, '\\s+')).join('|')})(?![\\p{L}\\p{N}])`,
+            `(?<![\\p{L}\\p{N}])${MARK}(?:${phrases.map((p) => escapeRegExp(p).replace(/ /g, `\\s+${MARK}`)).join('|')})(?![\\p{L}\\p{N}])`,
             'giu',
           );
   }
@@ -63,7 +78,7 @@ export class Lexicon {
     let text = '';
     let from = 0;
     for (const match of segment.text.matchAll(this.#pattern as RegExp)) {
-      const entry = this.#byKey.get(phraseKey(match[0]));
+      const entry = this.#byKey.get(phraseKey(withoutMarks(match[0])));
       const at = match.index ?? 0;
       text += segment.text.slice(from, at);
       from = at + match[0].length;

@@ -3,6 +3,7 @@ import { before, it } from 'node:test';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { LexiconService, MAX_LEXICON_ENTRIES } from '../../src/accounts/lexicons.ts';
 import { plainDocument } from '../../src/speech/document.ts';
+import { markWords } from '../../src/speech/text/word-language/marks.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
 // Each account's lexicon, on every database: checked entries, the 1,000 limit under concurrency,
@@ -85,6 +86,61 @@ describeEachDatabase('lexicons', (context) => {
       says: 'nianza',
     });
     assert.ok(!twice.ok && twice.code === 'duplicate');
+  });
+
+  it('keeps, lists and changes the language of an entry’s word, null when it names none', async () => {
+    const accountId = await newAccount();
+    const entry = (phrase: string, says: string, wordLanguage?: string) =>
+      lexicons.add(accountId, { language: 'en', phrase, kind: 'respelling', says, wordLanguage });
+    assert.ok((await entry('Uwimana', 'Uwimana', 'rw')).ok, 'the respelling may be the phrase itself');
+    assert.ok((await entry('Gisozi', 'Gee so zee')).ok);
+    assert.ok((await entry('Nyanza', 'Nyanza', '')).ok, 'empty is none');
+    const languages = async () =>
+      Object.fromEntries((await lexicons.list(accountId)).map((e) => [e.phrase, e.wordLanguage]));
+    assert.deepEqual(await languages(), { Uwimana: 'rw', Gisozi: null, Nyanza: null });
+    assert.equal(await said(lexicons, accountId, 'en', 'Ask Uwimana.'), `Ask ${markWords('Uwimana', 'rw')}.`);
+    const update = async (phrase: string, says: string, wordLanguage?: string) => {
+      const id = (await lexicons.list(accountId)).find((e) => e.phrase === phrase)?.id ?? '';
+      return lexicons.update(accountId, id, {
+        language: 'en',
+        phrase,
+        kind: 'respelling',
+        says,
+        wordLanguage,
+      });
+    };
+    assert.ok((await update('Gisozi', 'Gisozi', 'fr')).ok);
+    assert.ok((await update('Uwimana', 'Uwimana')).ok, 'and unset again');
+    assert.deepEqual(await languages(), { Uwimana: null, Gisozi: 'fr', Nyanza: null });
+    assert.equal(await said(lexicons, accountId, 'en', 'Ask Uwimana.'), 'Ask Uwimana.');
+  });
+
+  it('refuses an unknown word language, and a word language on an IPA entry, naming word_language', async () => {
+    const accountId = await newAccount();
+    for (const input of [
+      { language: 'en', phrase: 'Uwase', kind: 'respelling', says: 'Uwase', wordLanguage: 'sw' },
+      { language: 'en', phrase: 'Uwase', kind: 'respelling', says: 'Uwase', wordLanguage: 'RW' },
+      { language: 'en', phrase: 'Nyanza', kind: 'ipa', says: 'njanza', wordLanguage: 'rw' },
+    ]) {
+      const result = await lexicons.add(accountId, input);
+      assert.ok(
+        !result.ok && result.code === 'invalid_entry' && result.field === 'wordLanguage',
+        input.wordLanguage,
+      );
+    }
+    assert.ok(
+      (await lexicons.add(accountId, { language: 'en', phrase: 'Nyanza', kind: 'ipa', says: 'njanza' })).ok,
+    );
+    const [ipa] = await lexicons.list(accountId);
+    const moved = await lexicons.update(accountId, ipa?.id ?? '', {
+      language: 'en',
+      phrase: 'Nyanza',
+      kind: 'ipa',
+      says: 'njanza',
+      wordLanguage: 'rw',
+    });
+    assert.ok(!moved.ok && moved.code === 'invalid_entry' && moved.field === 'wordLanguage');
+    assert.equal((await lexicons.list(accountId))[0]?.wordLanguage, null);
   });
 
   it('keeps at most 1,000 entries per account, however many are added at once', async () => {

@@ -47,8 +47,14 @@ describe('admin command line', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /cannot say "ʘ"/);
     assert.equal((await add('--phrase', 'Both', '--ipa', 'a', '--respelling', 'b')).code, 2);
+    const named = await add('--phrase', 'Gisozi', '--respelling', 'Gisozi', '--word-language', 'rw');
+    assert.equal(named.code, 0, named.stderr);
+    const ipaNamed = await add('--phrase', 'Nyanza', '--ipa', 'njanza', '--word-language', 'rw');
+    assert.equal(ipaNamed.code, 1);
+    assert.match(ipaNamed.stderr, /--word-language: an IPA entry is said as its IPA is written/);
     const listed = await admin(['lexicon', 'list', '--account', account, '--db', lexiconDb]);
-    assert.match(listed.stdout, /Uwase\s+respelling\s+oo wah seh/);
+    assert.match(listed.stdout, /Uwase\s+respelling\s+oo wah seh\s+-/);
+    assert.match(listed.stdout, /Gisozi\s+respelling\s+Gisozi\s+rw/);
 
     const say = fileURLToPath(new URL('../../src/cli/say.ts', import.meta.url));
     const normalized = await new Promise<string>((resolve, reject) => {
@@ -72,11 +78,12 @@ describe('admin command line', () => {
     });
     assert.equal(normalized.trim(), 'Ask oo wah seh at nine a m.');
 
-    const entry = /^(lex_\w+)/m.exec(listed.stdout)?.[1] ?? '';
-    assert.equal(
-      (await admin(['lexicon', 'remove', '--account', account, '--entry', entry, '--db', lexiconDb])).code,
-      0,
-    );
+    for (const [entry] of listed.stdout.matchAll(/^lex_\w+/gm)) {
+      assert.equal(
+        (await admin(['lexicon', 'remove', '--account', account, '--entry', entry, '--db', lexiconDb])).code,
+        0,
+      );
+    }
     assert.match(
       (await admin(['lexicon', 'list', '--account', account, '--db', lexiconDb])).stdout,
       /no lexicon entries/,

@@ -115,4 +115,40 @@ describe('npm run say', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /<voice> at line 1, column 8/);
   });
+
+  it('says the words of an SSML lang element with that language’s sounds, in the request’s voice', async () => {
+    const phonemes = async (language: string, ssml: string) => {
+      const { code, stdout, stderr } = await say([
+        '--language',
+        language,
+        '--show',
+        'phonemes',
+        '--ssml',
+        ssml,
+      ]);
+      assert.equal(code, 0, stderr);
+      return stdout.trim();
+    };
+    // English voice (Flite): the place with Kinyarwanda's ny and open syllables; the Kinyarwanda
+    // greeting "bite" as [bite], where English text reads the English verb [baɪt].
+    assert.match(
+      await phonemes('en', '<speak>Welcome to <lang xml:lang="rw">Nyamirambo</lang>.</speak>'),
+      /njɑmi\S*mb/,
+    );
+    const greeting = await phonemes('en', '<speak>Say <lang xml:lang="rw">bite</lang> now.</speak>');
+    const verb = await phonemes('en', '<speak>Say bite now.</speak>');
+    assert.match(verb, /bˈaɪt /);
+    assert.match(greeting, /bˈ?ite/);
+    assert.doesNotMatch(greeting, /aɪt/);
+    // Kinyarwanda voice (espeak-ng): "meeting" in English sounds, stressed, with its final [ŋ];
+    // marked Kinyarwanda, the same letters by Kinyarwanda's rules ([ŋɡ], no English stress).
+    assert.match(
+      await phonemes('rw', '<speak>Ejo dufite <lang xml:lang="en">meeting</lang> i Kigali.</speak>'),
+      /dufite mˈiːtiŋ i /,
+    );
+    assert.match(
+      await phonemes('rw', '<speak>Ejo dufite <lang xml:lang="rw">meeting</lang> i Kigali.</speak>'),
+      /dufite me\S*ŋɡ i /,
+    );
+  });
 });

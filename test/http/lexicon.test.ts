@@ -40,12 +40,18 @@ describe('pronunciation lexicons in requests', () => {
     await pool.close();
   });
 
-  const stream = async (key: string, input: string) => {
+  const stream = async (key: string, input: string, textType = 'text') => {
     const response = await fixture.app.inject({
       method: 'POST',
       url: '/api/v1/tts-stream.php',
       headers: withKey(key),
-      payload: JSON.stringify({ input, language: 'en', speaker_id: 2, format: 'mulaw_8k' }),
+      payload: JSON.stringify({
+        input,
+        language: 'en',
+        speaker_id: 2,
+        format: 'mulaw_8k',
+        text_type: textType,
+      }),
     });
     assert.equal(response.statusCode, 200, response.body);
     return response.rawPayload;
@@ -78,6 +84,30 @@ describe('pronunciation lexicons in requests', () => {
     const words = client.of('l', 'words').flatMap((m) => (m.words as { text: string }[]).map((w) => w.text));
     assert.ok(words.includes('wah') && !words.includes('Uwase'), words.join(' '));
     client.close();
+  });
+
+  it('says the word of an entry with a word language in that language’s sounds, for its account only', async () => {
+    // "bite": the English verb to the detector; the account's entry makes it the Kinyarwanda greeting.
+    const added = await fixture.lexicons.add(owner.accountId, {
+      language: 'en',
+      phrase: 'bite',
+      kind: 'respelling',
+      says: 'bite',
+      wordLanguage: 'rw',
+    });
+    assert.ok(added.ok);
+    const sentence = 'Please say bite to the nurse.';
+    const mine = await stream(owner.key, sentence);
+    assert.deepEqual(
+      mine,
+      await stream(
+        other.key,
+        '<speak>Please say <lang xml:lang="rw">bite</lang> to the nurse.</speak>',
+        'ssml',
+      ),
+      'as SSML lang says it',
+    );
+    assert.notDeepEqual(mine, await stream(other.key, sentence), 'another account hears the English verb');
   });
 
   it('bills the text as written', async () => {

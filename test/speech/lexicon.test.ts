@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { plainDocument, type SpeechDocument } from '../../src/speech/document.ts';
 import { Lexicon, phraseKey } from '../../src/speech/lexicon.ts';
+import { parseSsml } from '../../src/speech/ssml/read.ts';
+import { markWords } from '../../src/speech/text/word-language/marks.ts';
 
 // An account's pronunciations rewrite the plain text of a document before anything reads it.
 
@@ -56,6 +58,33 @@ describe('Lexicon', () => {
     const applied = lexicon.apply(document);
     assert.equal(textOf(applied), 'Uwaseoo wah seh');
     assert.equal(applied.spokenCharacters, 10);
+  });
+
+  it('marks a respelling with a word language as that language’s words, and only then', () => {
+    const languages = new Lexicon([
+      { phrase: 'Uwimana', kind: 'respelling', says: 'Uwimana', wordLanguage: 'rw' },
+      { phrase: 'team meeting', kind: 'respelling', says: 'teem meeting', wordLanguage: 'en' },
+      { phrase: 'Gisozi', kind: 'respelling', says: 'Gisozi', wordLanguage: null },
+    ]);
+    assert.equal(
+      textOf(languages.apply(plainDocument('Ask UWIMANA at the team  meeting in Gisozi.'))),
+      `Ask ${markWords('Uwimana', 'rw')} at the ${markWords('teem meeting', 'en')} in Gisozi.`,
+    );
+  });
+
+  it('matches a phrase inside SSML lang, where the entry’s language decides', () => {
+    const inLang = parseSsml('<speak>Ask <lang xml:lang="fr">Kigali Heights and Uwase</lang>.</speak>', {
+      language: 'en',
+    });
+    assert.ok(inLang.ok);
+    const entries = new Lexicon([
+      { phrase: 'Kigali Heights', kind: 'respelling', says: 'Kigali Hites', wordLanguage: 'rw' },
+      { phrase: 'Uwase', kind: 'respelling', says: 'oo wah seh' },
+    ]);
+    assert.equal(
+      textOf(entries.apply(inLang.document)),
+      `Ask ${markWords('Kigali Hites', 'rw')} ${markWords('and', 'fr')} oo wah seh.`,
+    );
   });
 
   it('reads a phrase holding pattern characters as text', () => {

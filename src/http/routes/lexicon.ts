@@ -14,6 +14,7 @@ function inputOf(request: FastifyRequest): LexiconInput {
     phrase: formField(request, 'phrase'),
     kind: formField(request, 'kind'),
     says: formField(request, 'says'),
+    wordLanguage: formField(request, 'word_language'),
   };
 }
 

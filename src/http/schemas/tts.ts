@@ -98,7 +98,9 @@ const textTypeField = z
   .meta({
     description:
       '`text` (plain text) or `ssml`: `input` is then a `<speak>` document, parsed by Ijwi. Elements: ' +
-      '`speak`, `p`, `s` (`xml:lang` must match `language`), `break` (`time` such as `500ms` or ' +
+      '`speak`, `p`, `s` (`xml:lang` must match `language`), `lang` (`xml:lang` `rw`, `en`, `fr` or a ' +
+      "tag of one such as `en-US`: its words are said as that language's, by the same voice), " +
+      '`break` (`time` such as `500ms` or ' +
       `\`1.5s\`, at most ${MAX_BREAK_MS / 1000} s each and ${MAX_BREAKS_MS_PER_REQUEST / 1000} s per request, ` +
       'or `strength` `none` to `x-strong`), `say-as` (`interpret-as` `characters`, `spell-out`, ' +
       '`digits`, `cardinal`, `number`, `ordinal`, `telephone`, `date` with `format` `dmy`, `mdy` or ' +

@@ -17,6 +17,7 @@ import {
 } from '../document.ts';
 import type { IpaReading } from '../engines/engine.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
+import { markWords } from '../text/word-language/marks.ts';
 import { type DateFormat, dateFormats, type Interpretation, interpretations, readSayAs } from './say-as.ts';
 
 export type SsmlResult =
@@ -66,12 +67,15 @@ const ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   speak: ['version', 'xml:lang', 'xmlns'],
   p: ['xml:lang'],
   s: ['xml:lang'],
+  lang: ['xml:lang'],
   break: ['time', 'strength'],
   'say-as': ['interpret-as', 'format'],
   sub: ['alias'],
   prosody: ['rate'],
   phoneme: ['alphabet', 'ph'],
 };
+/** The languages a `lang` element may name, by the primary subtag of its `xml:lang`. */
+const WORD_LANGUAGES: readonly LanguageCode[] = ['rw', 'en', 'fr'];
 /** Elements whose content is text only, read as a whole when they close. */
 const TEXT_ONLY = new Set(['say-as', 'sub', 'phoneme']);
 
@@ -90,6 +94,8 @@ interface Open {
   readonly name: string;
   readonly attributes: Readonly<Record<string, string>>;
   readonly rate: number;
+  /** The language its words are said as, from the innermost `lang`; undefined outside any. */
+  readonly wordLanguage: LanguageCode | undefined;
   /** Where the element's "<" is in the input. */
   readonly offset: number;
   /** The text of a text-only element. */
@@ -216,7 +222,15 @@ class Reader {
       }
     }
     const lang = attributes['xml:lang'];
-    if (lang !== undefined && lang.split('-')[0]?.toLowerCase() !== this.#language) {
+    const primary = lang?.split('-')[0]?.toLowerCase();
+    if (name === 'lang') {
+      if (lang === undefined) throw this.#error(name, `needs xml:lang: ${WORD_LANGUAGES.join(', ')}`);
+      if (!WORD_LANGUAGES.some((l) => l === primary))
+        throw this.#error(
+          name,
+          `xml:lang "${lang}" is not a language Ijwi says; use ${WORD_LANGUAGES.join(', ')} or a tag of one (en-US)`,
+        );
+    } else if (lang !== undefined && primary !== this.#language) {
       throw this.#error(name, `xml:lang "${lang}" is not the request's language, "${this.#language}"`);
     }
     this.#sawRoot = true;
@@ -224,6 +238,7 @@ class Reader {
       name,
       attributes,
       rate: name === 'prosody' ? this.#rateOf(attributes.rate, parent?.rate ?? 1) : (parent?.rate ?? 1),
+      wordLanguage: name === 'lang' ? WORD_LANGUAGES.find((l) => l === primary) : parent?.wordLanguage,
       offset: this.#tagOffset,
       text: '',
     };
@@ -250,7 +265,7 @@ class Reader {
         this.#sayAs(open);
         break;
       case 'sub':
-        this.#speakText((open.attributes.alias ?? '').trim(), open.rate, true);
+        this.#speakText((open.attributes.alias ?? '').trim(), open, true);
         break;
       case 'phoneme':
         this.#phoneme(open);
@@ -264,7 +279,7 @@ class Reader {
     if (open === undefined) return;
     if (TEXT_ONLY.has(open.name)) open.text += text;
     else if (open.name === 'break') throw this.#error('break', 'must be empty', open);
-    else this.#speakText(text, open.rate, false);
+    else this.#speakText(text, open, false);
   }
 
   #rateOf(value: string | undefined, inherited: number): number {
@@ -365,10 +380,16 @@ class Reader {
   }
 
   /**
-   * Text to be read as written; merged into the text before it when nothing separates them. An
+   * Text to be read as written; merged into the text before it when nothing separates them, so a
+   * `lang` inside a sentence stays in its sentence's segment (one utterance): its words are only
+   * marked as that language's (`markWords`), after they are counted, as marks are not text. An
    * alias is kept apart from the words around it by spaces, as its element kept it.
    */
-  #speakText(text: string, rate: number, alias: boolean): void {
+  #speakText(
+    text: string,
+    { rate, wordLanguage }: Pick<Open, 'rate' | 'wordLanguage'>,
+    alias: boolean,
+  ): void {
     if (text.trim() === '') {
       const last = this.#segments.at(-1);
       if (last?.kind === 'text' && !this.#boundary)
@@ -376,7 +397,8 @@ class Reader {
       return;
     }
     this.#spoken += codePointCount(text.replace(/\s+/g, ' ').trim());
-    const spaced = alias ? ` ${text} ` : text;
+    const said = wordLanguage === undefined ? text : markWords(text, wordLanguage);
+    const spaced = alias ? ` ${said} ` : said;
     this.#startContent();
     const last = this.#segments.at(-1);
     if (last?.kind === 'text' && last.rate === rate && !this.#boundary) {

@@ -16,6 +16,7 @@ function toEntry(row: Selectable<LexiconEntriesTable>): LexiconEntry {
     phrase: row.phrase,
     kind: row.kind,
     says: row.says,
+    wordLanguage: row.word_language,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -75,6 +76,7 @@ export class SqlLexiconRepository implements LexiconRepository {
           phrase_key: phraseKey(entry.phrase),
           kind: entry.kind,
           says: entry.says,
+          word_language: entry.wordLanguage,
           created_at: entry.createdAt,
           updated_at: entry.createdAt,
         })
@@ -86,7 +88,7 @@ export class SqlLexiconRepository implements LexiconRepository {
   update(
     accountId: string,
     id: string,
-    change: Pick<LexiconEntry, 'phrase' | 'kind' | 'says' | 'updatedAt'>,
+    change: Pick<LexiconEntry, 'phrase' | 'kind' | 'says' | 'wordLanguage' | 'updatedAt'>,
   ): Promise<LexiconWrite> {
     return this.#change(accountId, async (trx) => {
       const current = await trx
@@ -104,6 +106,7 @@ export class SqlLexiconRepository implements LexiconRepository {
           phrase_key: phraseKey(change.phrase),
           kind: change.kind,
           says: change.says,
+          word_language: change.wordLanguage,
           updated_at: change.updatedAt,
         })
         .where('account_id', '=', accountId)

@@ -238,6 +238,16 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_lexicon_word_language': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // The language a respelling's words are said as; null (every entry before) leaves it to the
+      // automatic decision. An IPA entry never has one: the service refuses it.
+      await db.schema
+        .alterTable('lexicon_entries')
+        .addColumn('word_language', 'text', (c) => c.check(sql`word_language in ('rw', 'en', 'fr')`))
+        .execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

@@ -86,6 +86,7 @@ export interface LexiconEntriesTable {
   phrase_key: string;
   kind: 'respelling' | 'ipa';
   says: string;
+  word_language: 'rw' | 'en' | 'fr' | null;
   created_at: string;
   updated_at: string;
 }

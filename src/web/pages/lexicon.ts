@@ -15,8 +15,11 @@ export interface LexiconFormState {
     readonly phrase: string;
     readonly kind: string;
     readonly says: string;
+    readonly wordLanguage?: string | undefined;
   };
-  readonly errors: Readonly<Partial<Record<'language' | 'phrase' | 'kind' | 'says' | 'form', string>>>;
+  readonly errors: Readonly<
+    Partial<Record<'language' | 'phrase' | 'kind' | 'says' | 'wordLanguage' | 'form', string>>
+  >;
 }
 
 export interface LexiconPageOptions {
@@ -45,8 +48,20 @@ function fieldError(id: string, message: string | undefined): SafeHtml {
 const invalid = (id: string, message: string | undefined) =>
   message ? html` aria-invalid="true" aria-describedby="${id}-error"` : '';
 
+/** The options of a word-language select: none (the text's own rules), then each language. */
+function wordLanguageOptions(selected: string | null | undefined): SafeHtml {
+  return html`<option value=""${selected ? '' : ' selected'}>decided automatically</option>
+        ${languages.map((l) => html`<option value="${l.code}"${l.code === selected ? ' selected' : ''}>${l.name}</option>`)}`;
+}
+
 function addForm(options: LexiconPageOptions): SafeHtml {
-  const values = options.refused?.values ?? { language: 'en', phrase: '', kind: 'respelling', says: '' };
+  const values = options.refused?.values ?? {
+    language: 'en',
+    phrase: '',
+    kind: 'respelling',
+    says: '',
+    wordLanguage: '',
+  };
   const errors = options.refused?.errors ?? {};
   return html`<form method="post" action="/dashboard/lexicon" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="${options.viewer.csrfToken}">
@@ -77,6 +92,13 @@ function addForm(options: LexiconPageOptions): SafeHtml {
       <input id="lex-says" name="says" type="text" maxlength="${MAX_SAYS_CHARS}" value="${values.says}" placeholder="e.g. oo wah seh"${invalid('lex-says', errors.says)}>
       ${fieldError('lex-says', errors.says)}
     </div>
+    <div class="field">
+      <label for="lex-word-language">Said as a word of</label>
+      <select id="lex-word-language" name="word_language"${invalid('lex-word-language', errors.wordLanguage)}>
+        ${wordLanguageOptions(values.wordLanguage)}
+      </select>
+      ${fieldError('lex-word-language', errors.wordLanguage)}
+    </div>
   </div>
   <button type="submit" class="btn btn-primary">Add entry</button>
 </form>`;
@@ -102,6 +124,10 @@ function entriesTable(options: LexiconPageOptions): SafeHtml {
         </select>
         <label class="visually-hidden" for="says-${e.id}">Say ${e.phrase} as</label>
         <input id="says-${e.id}" name="says" type="text" maxlength="${MAX_SAYS_CHARS}" value="${e.says}">
+        <label class="visually-hidden" for="word-language-${e.id}">Say ${e.phrase} as a word of</label>
+        <select id="word-language-${e.id}" name="word_language">
+          ${wordLanguageOptions(e.wordLanguage)}
+        </select>
         <button type="submit" class="btn btn-secondary btn-small">Save</button>
       </form>
     </td>
@@ -136,6 +162,9 @@ export function lexiconPage(options: LexiconPageOptions): SafeHtml {
       <h2 id="add-title">Add an entry</h2>
       <p class="muted">A respelling is read like any text of the language (“oo wah seh”); IPA must use sounds every voice of the
         language can say, and is spoken as a phrase of its own. At most ${count(MAX_LEXICON_ENTRIES)} entries.</p>
+      <p class="muted">A respelling can also be said as a word of another language, with that language’s sounds, in the same
+        voice: a Kinyarwanda surname in an English sentence, an English word in a Kinyarwanda one. To only set a word’s
+        language, respell it as written. IPA is said as written, in no language.</p>
       ${addForm(options)}
     </section>
     <section class="card" aria-labelledby="entries-title">

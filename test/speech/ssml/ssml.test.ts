@@ -8,6 +8,7 @@ import { englishVerbalizer } from '../../../src/speech/text/en/verbalizer.ts';
 import { frenchVerbalizer } from '../../../src/speech/text/fr/verbalizer.ts';
 import { kinyarwandaVerbalizer } from '../../../src/speech/text/rw/verbalizer.ts';
 import type { LanguageCode, Verbalizer } from '../../../src/speech/text/verbalizer.ts';
+import { markWords } from '../../../src/speech/text/word-language/marks.ts';
 
 const VERBALIZERS: readonly Verbalizer[] = [kinyarwandaVerbalizer, englishVerbalizer, frenchVerbalizer];
 const speak = (body: string) => `<speak>${body}</speak>`;
@@ -112,6 +113,105 @@ describe('parseSsml: text, speak, p and s', () => {
   it('does not count paragraph pauses in the request’s 10 s of breaks', () => {
     const body = Array.from({ length: 20 }, (_, i) => `<p>Paragraph ${i}</p>`).join('');
     assert.equal(segments(speak(body)).filter((s) => s.kind === 'break').length, 19);
+  });
+});
+
+describe('parseSsml: lang', () => {
+  const rw = (text: string) => markWords(text, 'rw');
+
+  it('marks the words of its text as its language, inside the sentence around it', () => {
+    assert.deepEqual(segments(speak('Welcome to <lang xml:lang="rw">Nyamirambo</lang>, please.')), [
+      { kind: 'text', text: `Welcome to ${rw('Nyamirambo')}, please.`, rate: 1 },
+    ]);
+    assert.deepEqual(segments(speak('Ejo dufite <lang xml:lang="en">team meeting</lang>.'), 'rw'), [
+      { kind: 'text', text: `Ejo dufite ${markWords('team meeting', 'en')}.`, rate: 1 },
+    ]);
+  });
+
+  it('takes any of the three languages, or a tag of one, in any case, in every request', () => {
+    for (const language of ['rw', 'en', 'fr'] as const) {
+      for (const [tag, named] of [
+        ['rw-RW', 'rw'],
+        ['EN-us', 'en'],
+        ['fr-FR', 'fr'],
+        ['en', 'en'],
+      ] as const) {
+        assert.deepEqual(segments(speak(`<lang xml:lang="${tag}">Musanze</lang>`), language), [
+          { kind: 'text', text: markWords('Musanze', named), rate: 1 },
+        ]);
+      }
+    }
+  });
+
+  it('marks the request’s own language too, so a word the detector would take as foreign is said natively', () => {
+    assert.deepEqual(segments(speak('Ni <lang xml:lang="rw">bite</lang>?'), 'rw'), [
+      { kind: 'text', text: `Ni ${rw('bite')}?`, rate: 1 },
+    ]);
+  });
+
+  it('keeps prosody, sub, break and phoneme working inside, marking the text they speak', () => {
+    assert.deepEqual(
+      segments(
+        speak(
+          '<lang xml:lang="rw">Go to <prosody rate="slow">Kacyiru</prosody> or ' +
+            '<sub alias="Nyabugogo">NBG</sub><break time="300ms"/>' +
+            '<phoneme alphabet="ipa" ph="nanza">Nyanza</phoneme></lang> today.',
+        ),
+      ),
+      [
+        { kind: 'text', text: rw('Go to'), rate: 1 },
+        { kind: 'text', text: rw('Kacyiru'), rate: 0.75 },
+        { kind: 'text', text: `${rw('or')} ${rw('Nyabugogo')}`, rate: 1 },
+        { kind: 'break', ms: 300 },
+        { kind: 'phonemes', ipa: 'nanza', rate: 1 },
+        { kind: 'text', text: 'today.', rate: 1 },
+      ],
+    );
+  });
+
+  it('reads say-as inside in the request’s language, unmarked, as the contract reads say-as', () => {
+    assert.deepEqual(
+      segments(speak('<lang xml:lang="rw">Room <say-as interpret-as="cardinal">12</say-as></lang>')),
+      [
+        { kind: 'text', text: rw('Room'), rate: 1 },
+        { kind: 'words', text: 'twelve', rate: 1 },
+      ],
+    );
+  });
+
+  it('says the innermost lang’s language, and the outer one’s again after it', () => {
+    assert.deepEqual(
+      segments(speak('<lang xml:lang="fr">rendez-vous <lang xml:lang="rw">Kigali</lang> demain</lang>')),
+      [
+        {
+          kind: 'text',
+          text: `${markWords('rendez-vous', 'fr')} ${rw('Kigali')} ${markWords('demain', 'fr')}`,
+          rate: 1,
+        },
+      ],
+    );
+  });
+
+  it('bills the text as written: marks are not characters of it', () => {
+    const text = 'Uwimana at Kacyiru';
+    assert.equal(parsed(speak(`<lang xml:lang="rw">${text}</lang>`)).spokenCharacters, text.length);
+  });
+
+  it('refuses a missing or unknown xml:lang, or another attribute, naming the element and where it starts', () => {
+    const missing = refusedAt(speak('Hi <lang>Muraho</lang>'), 'lang', 1, 11);
+    assert.match(missing.message, /needs xml:lang: rw, en, fr/);
+    const unknown = refusedAt(speak('Hi\n  <lang xml:lang="de-DE">Hallo</lang>'), 'lang', 2, 3);
+    assert.match(unknown.message, /"de-DE".*rw, en, fr/);
+    refusedAt(speak('<lang xml:lang="english">Hello</lang>'), 'lang', 1, 8);
+    refusedAt(speak('<lang xml:lang="">Hello</lang>'), 'lang', 1, 8);
+    refusedAt(speak('<lang xml:lang="en" voice="x">Hello</lang>'), 'lang', 1, 8);
+  });
+
+  it('still holds p and s inside it to the request’s language', () => {
+    refusedAt(speak('<lang xml:lang="fr"><s xml:lang="fr">Bonjour</s></lang>'), 's', 1, 28);
+    assert.deepEqual(segments(speak('<lang xml:lang="fr"><s>Bonjour</s></lang>')), [
+      { kind: 'text', text: `${markWords('Bonjour', 'fr')}.`, rate: 1 },
+    ]);
   });
 });
 

@@ -224,6 +224,49 @@ describeEachDatabase('database', (context) => {
     });
   });
 
+  describe('migration 0007_lexicon_word_language', () => {
+    it('keeps the lexicon entries written before it, with no word language, and takes one after', async () => {
+      const source = await context.fresh();
+      const before = await openDatabase(source);
+      await before.accounts.insert(account);
+      // Back to the schema as 0006 left it, and an entry as the code of that time wrote it.
+      await sql`alter table lexicon_entries drop column word_language`.execute(before.kysely);
+      await sql`delete from kysely_migration where name >= '0007'`.execute(before.kysely);
+      await sql`insert into lexicon_entries (id, account_id, language, phrase, phrase_key, kind, says, created_at, updated_at)
+        values ('lex_old', ${account.id}, 'en', 'Uwase', 'uwase', 'respelling', 'oo wah seh',
+          '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`.execute(before.kysely);
+      await before.close();
+
+      const db = await openDatabase(source);
+      try {
+        const [old] = await db.lexicons.list(account.id);
+        assert.equal(old?.says, 'oo wah seh');
+        assert.equal(old?.wordLanguage, null);
+        const entry = {
+          accountId: account.id,
+          language: 'en',
+          kind: 'respelling' as const,
+          createdAt: '2025-01-02T00:00:00.000Z',
+        };
+        assert.equal(
+          await db.lexicons.add(
+            { ...entry, id: 'lex_new', phrase: 'Gisozi', says: 'Gisozi', wordLanguage: 'rw' },
+            10,
+          ),
+          'ok',
+        );
+        assert.equal((await db.lexicons.list(account.id))[1]?.wordLanguage, 'rw');
+        await assert.rejects(
+          sql`update lexicon_entries set word_language = 'sw' where id = 'lex_new'`.execute(db.kysely),
+          /check/i,
+          'the column holds only the three languages',
+        );
+      } finally {
+        await db.close();
+      }
+    });
+  });
+
   describe('several processes on one database', () => {
     it('can all open a new database at the same moment (migrations run once, under a lock)', async () => {
       const source = await context.fresh();
