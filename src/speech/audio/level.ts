@@ -25,7 +25,7 @@ const RELEASE_SECONDS = 0.04;
 const REACH = 8;
 /**
  * Positions estimated between two samples: 4x oversampling, as BS.1770's true-peak meter does. It
- * reads a sine near the top of the band up to about 0.7 dB low, which the 1 dB under the ceiling covers.
+ * reads a sine near the top of the band up to about 0.6 dB low, which the dB under the ceiling covers.
  */
 const OVERSAMPLING = 4;
 /**
@@ -34,7 +34,7 @@ const OVERSAMPLING = 4;
  * -18 LUFS are there.
  */
 const QUIET_SHARE = 0.5;
-/** An envelope this close to 1 is 1: the limiter then costs a multiplication a sample. */
+/** An envelope this close to 1 is 1, so the limiter comes back to rest and its cheap path. */
 const RELEASED = 1 - 1e-6;
 
 /**
@@ -70,8 +70,9 @@ const dbToGain = (db: number): number => 10 ** (db / 20);
 
 /**
  * The level stage of a voice at `sampleRate` with a fixed gain of `gainDb`: the gain, then a
- * look-ahead limiter on the true peak (estimated by 4x interpolation, as a BS.1770 meter does), whose gain falls smoothly before a peak to what holds it at `LIMIT_DBTP` and comes back with
- * a 40 ms release. The output lags the input by the look-ahead (under 2 ms), which `flush()` gives
+ * look-ahead limiter on the true peak (estimated by 4x interpolation, as a BS.1770 meter does),
+ * whose gain falls smoothly before a peak to what holds it at `LIMIT_DBTP` and comes back with a
+ * 40 ms release. The output lags the input by the look-ahead (under 2 ms), which `flush()` gives
  * back at the end, so a clause keeps its length. One clause at a time; `flush()` ends it.
  */
 export function createLevelStage(gainDb: number, sampleRate: number): LevelStage {
