@@ -16,6 +16,12 @@ import {
 import { AssignmentsFileError, VoiceAssignments } from '../speech/engines/neural/voice-assignments.ts';
 import { checkVoicePack, type VoicePackManifest } from '../speech/engines/neural/voice-pack.ts';
 import { type InstallResult, VoiceStore } from '../speech/engines/neural/voice-store.ts';
+import { LOUDNESS_TARGET_LUFS } from '../speech/loudness/calibration.ts';
+import {
+  calibratePackSpeakers,
+  SPEAKERS_AT_INSTALL,
+  type SpeakerCalibration,
+} from '../speech/loudness/pack-calibration.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
@@ -483,9 +489,25 @@ function describePack(manifest: VoicePackManifest): string {
   ].join('\n');
 }
 
-function installed(result: InstallResult): string {
+/** Installs, then measures the first speakers' loudness (`calibratePackSpeakers`) and says what it found. */
+async function installed(result: InstallResult, voicesDir: string): Promise<string> {
   if (!result.ok) throw refusedPack(result.problems);
-  return `voice: ${result.voice.id}\n${describePack(result.voice.manifest)}`;
+  const { id, manifest } = result.voice;
+  const speakers = manifest.speakers.slice(0, SPEAKERS_AT_INSTALL).map((s) => s.id);
+  const loudness = await calibratePackSpeakers(voicesDir, id, speakers);
+  const rest = manifest.speakers.length - speakers.length;
+  return [
+    `voice: ${id}`,
+    describePack(manifest),
+    ...loudness.map(describeCalibration),
+    ...(rest > 0 ? [`loudness: the other ${rest} speakers are measured when assigned`] : []),
+  ].join('\n');
+}
+
+function describeCalibration(result: SpeakerCalibration): string {
+  if ('problem' in result) return `loudness of speaker ${result.speaker}: not measured (${result.problem})`;
+  const gain = `${result.gainDb >= 0 ? '+' : ''}${result.gainDb}`;
+  return `loudness of speaker ${result.speaker}: ${result.measuredLufs.toFixed(1)} LUFS, spoken at ${LOUDNESS_TARGET_LUFS} LUFS (gain ${gain} dB)`;
 }
 
 /** Prints a download's progress to stderr, at most once a percent (or once a megabyte). */
@@ -556,8 +578,9 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
       const { from, published } = action;
       const unpacked = await packFolder(from);
       try {
-        return installed(
+        return await installed(
           await store().install(unpacked?.folder ?? ('path' in from ? from.path : ''), published),
+          voicesDir(),
         );
       } finally {
         await unpacked?.remove();
@@ -590,7 +613,14 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
     }
     case 'voice assign': {
       const assignment = { ...action.slot, voice: action.voiceId, speaker: action.speaker };
-      const voice = await assignedVoice(voicesDir(), assignment);
+      let voice = await assignedVoice(voicesDir(), assignment);
+      if (Array.isArray(voice)) throw refusedPack(voice);
+      // A speaker the install did not measure is measured now, so the voice is spoken at the target.
+      const measured =
+        voice.gainDb === undefined
+          ? await calibratePackSpeakers(voicesDir(), action.voiceId, [action.speaker])
+          : [];
+      if (measured.length > 0) voice = await assignedVoice(voicesDir(), assignment);
       if (Array.isArray(voice)) throw refusedPack(voice);
       await withAssignments(voicesDir(), (a) => a.assign(assignment));
       const licence = voice.pack?.licence;
@@ -599,6 +629,7 @@ async function runVoice(action: VoiceAction, voicesDir: () => string): Promise<s
         ...(licence && licence.commercial !== true
           ? [`licence: ${licence.name}${commercialUse(licence)}`]
           : []),
+        ...measured.map(describeCalibration),
         'restart the service to use it',
       ].join('\n');
     }

@@ -44,6 +44,8 @@ export async function assignedVoice(
   // An installed pack always has its tokens file: a raw Piper voice gets one when it is installed.
   if (!('path' in tokens)) problems.push(`${assignment.voice} is not installed (a raw Piper voice)`);
   if (problems.length > 0 || !speaker || !('path' in tokens)) return problems;
+  // The slot's name, group and gender, not its loudness: the pack's speaker has its own gain, or none yet.
+  const { gainDb: _slotGain, ...slotVoice } = builtIn;
   const engineVoice: NeuralVoice = {
     engine: 'neural',
     pack: {
@@ -55,7 +57,8 @@ export async function assignedVoice(
     speaker: speaker.id,
   };
   return {
-    ...builtIn,
+    ...slotVoice,
+    ...(speaker.gainDb === undefined ? {} : { gainDb: speaker.gainDb }),
     sampleRate: manifest.sampleRate,
     engineVoice,
     pack: {

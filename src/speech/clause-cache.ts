@@ -70,17 +70,18 @@ export interface ClauseSpec {
  * The one place a clause's key is made, from everything that decides its bytes: the account, the
  * engine input (the text after normalisation and the account's lexicon, or phonemes), the engine
  * and its version, the voice's engine settings (for a neural voice its pack's files, speaker and
- * rate), the assigned pack's id and version, the speaking rate, and the output's sample rate and
- * encoding. Hashed, so the cache keeps no request text and every key is the same small size.
+ * rate), the assigned pack's id and version, the voice's calibrated gain, the speaking rate, and
+ * the output's sample rate and encoding. Hashed, so the cache keeps no request text and every key is the same small size.
  */
 export function clauseKey(account: string, spec: ClauseSpec): string {
-  const { engineVoice, pack } = spec.voice;
+  const { engineVoice, pack, gainDb } = spec.voice;
   const parts = [
     account,
     engineVoice.engine,
     engines[engineVoice.engine].version,
     canonicalJson(engineVoice),
     pack ? `${pack.id}@${pack.version}` : '',
+    String(gainDb ?? 0),
     spec.input.kind,
     inputText(spec.input),
     String(spec.rate),

@@ -30,6 +30,8 @@ export type ToWorker =
       readonly voice: EngineVoice;
       /** Speaking rate as a multiple of the voice's own. */
       readonly rate: number;
+      /** The voice's calibrated gain (`Voice.gainDb`), applied with the limiter before resampling. */
+      readonly gainDb: number;
       readonly output: OutputSpec;
       /**
        * Bytes an earlier, interrupted run of this job already delivered. The engine cannot
@@ -70,7 +72,12 @@ export type FromWorker =
  * the engine, resamplers and encoders have all run (and been compiled) before the first request.
  */
 export interface WarmUpPlan {
-  readonly samples: readonly { readonly input: EngineInput; readonly voice: EngineVoice }[];
+  readonly samples: readonly {
+    readonly input: EngineInput;
+    readonly voice: EngineVoice;
+    /** The voice's calibrated gain; 0 dB when absent. */
+    readonly gainDb?: number;
+  }[];
   readonly outputs: readonly OutputSpec[];
 }
 

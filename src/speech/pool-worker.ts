@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { joinBytes } from './audio/bytes.ts';
 import { createStreamEncoderCache } from './audio/encoder.ts';
+import { createLevelStage } from './audio/level.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import {
@@ -60,7 +61,10 @@ async function speak(
   stop: (delivered: number) => Exclude<Outcome, 'done'> | undefined,
 ): Promise<{ outcome: Outcome; delivered: number; words: EngineWord[] }> {
   const engine = await engineFor(message.voice);
-  const encoder = encoders.get(engine.sampleRate(message.voice), message.output);
+  const sampleRate = engine.sampleRate(message.voice);
+  const encoder = encoders.get(sampleRate, message.output);
+  // The voice's level, once, before the encoder resamples: the same gain for every clause.
+  const level = createLevelStage(message.gainDb, sampleRate);
   let produced = 0;
   let outcome: Outcome = 'done';
   const words: EngineWord[] = [];
@@ -70,14 +74,17 @@ async function speak(
     if (produced > message.skip) deliver(from >= message.skip ? bytes : bytes.subarray(message.skip - from));
   };
   await engine.synthesize(message.input, message.voice, message.rate, {
-    push: (samples) => take(encoder.encode(samples)),
+    push: (samples) => take(encoder.encode(level.process(samples))),
     ...(message.words ? { word: (word: EngineWord) => void words.push(word) } : {}),
     cancelled: () => {
       if (outcome === 'done') outcome = stop(Math.max(produced, message.skip)) ?? 'done';
       return outcome !== 'done';
     },
   });
-  if (outcome === 'done') take(encoder.flush());
+  if (outcome === 'done') {
+    take(encoder.encode(level.flush()));
+    take(encoder.flush());
+  }
   return { outcome, delivered: Math.max(produced, message.skip), words };
 }
 
@@ -153,11 +160,11 @@ async function start(): Promise<void> {
   const never = () => undefined;
   const failed = new Map<number, string>();
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-    for (const [i, { input, voice }] of warmUp.samples.entries()) {
+    for (const [i, { input, voice, gainDb }] of warmUp.samples.entries()) {
       const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
       if (!output || failed.has(i)) continue;
       await speak(
-        { type: 'synthesize', jobId: 0, input, voice, rate: 1, output, skip: 0 },
+        { type: 'synthesize', jobId: 0, input, voice, rate: 1, gainDb: gainDb ?? 0, output, skip: 0 },
         ignore,
         never,
       ).catch((error: unknown) =>

@@ -70,6 +70,8 @@ export interface SynthesisJob {
   readonly voice: EngineVoice;
   /** Speaking rate as a multiple of the voice's own; default 1. */
   readonly rate?: number;
+  /** The voice's calibrated gain in dB (`Voice.gainDb`); default 0. */
+  readonly gainDb?: number;
   readonly output: OutputSpec;
   /**
    * When the caller needs the job's first audio, in ms on the `performance.now()` clock. The
@@ -290,6 +292,7 @@ export class EnginePool {
         input: job.input,
         voice: job.voice,
         rate: job.rate ?? 1,
+        gainDb: job.gainDb ?? 0,
         output: job.output,
         skip: 0,
         ...(job.onWords ? { words: true } : {}),

@@ -295,6 +295,7 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
       input: step.input,
       voice: voice.engineVoice,
       rate: step.rate,
+      gainDb: voice.gainDb ?? 0,
       output: spec,
       deadline: deadlineOf(index),
       ...(signal ? { signal } : {}),

@@ -16,6 +16,13 @@ export interface Voice {
   /** The rate of the audio the engine produces, and of the WAV files. */
   readonly sampleRate: number;
   readonly engineVoice: EspeakVoice | FliteVoice | NeuralVoice;
+  /**
+   * The fixed gain, in dB, that brings the voice to the loudness target (`loudness/calibration.ts`),
+   * measured by `npm run bench:loudness` for a built-in voice and at install for a pack's speaker.
+   * Absent only for a pack speaker never measured: spoken as its engine makes it (still under the
+   * true-peak ceiling), and listed without a loudness.
+   */
+  readonly gainDb?: number;
   /** The installed voice pack an operator assigned to this voice; absent for a built-in voice. */
   readonly pack?: AssignedPack;
 }
@@ -98,6 +105,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'kinyarwanda',
     sampleRate: 22050,
+    gainDb: -2.8,
     engineVoice: espeak('sw', 150, variant('rw-0', 'female', [165, 250])),
   },
   {
@@ -107,6 +115,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'kinyarwanda',
     sampleRate: 22050,
+    gainDb: 0.4,
     engineVoice: espeak('sw', 155, variant('rw-1', 'male', [82, 125], { formants: deeper })),
   },
   {
@@ -116,6 +125,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'kinyarwanda',
     sampleRate: 22050,
+    gainDb: -3.9,
     engineVoice: espeak('sw', 140, variant('rw-2', 'female', [200, 300], { formants: brighter })),
   },
   {
@@ -125,6 +135,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'us-english',
     sampleRate: FLITE_RATE,
+    gainDb: -2.4,
     engineVoice: flite('slt'),
   },
   {
@@ -134,6 +145,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'us-english',
     sampleRate: FLITE_RATE,
+    gainDb: 3.2,
     engineVoice: flite('rms'),
   },
   {
@@ -143,6 +155,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'us-english',
     sampleRate: FLITE_RATE,
+    gainDb: -3.7,
     // The same recorded speaker as Grace, higher and quicker: a median pitch of about 200 Hz
     // against 172 Hz.
     engineVoice: flite('slt', { pitchHz: 198, stretch: 0.9 }),
@@ -154,6 +167,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'african-english',
     sampleRate: FLITE_RATE,
+    gainDb: -2.3,
     // The speaker of Grace and Olivia at her own pitch (Olivia's is higher), quicker than Grace,
     // with the accent's th-stopping, full vowels, FOOT [u], LOT [ɔ] and "-day" [dei]: for her
     // speaker, the features that cost the fewest words (bench/README.md, the accent's ablation).
@@ -171,6 +185,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'african-english',
     sampleRate: FLITE_RATE,
+    gainDb: 3.1,
     // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
     // with the accent's stopped [ð] ("the" [də]), full vowels, unstressed KIT [i], LOT [ɔ] and
     // "-day" [dei]: for his speaker, the features that cost the fewest words (the stopped [θ],
@@ -188,6 +203,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'french',
     sampleRate: 22050,
+    gainDb: 0.1,
     engineVoice: espeak('fr', 160, variant('fr-0', 'female', [160, 240])),
   },
   {
@@ -197,6 +213,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'french',
     sampleRate: 22050,
+    gainDb: 2.7,
     engineVoice: espeak('fr', 160, variant('fr-1', 'male', [85, 130], { formants: deeper })),
   },
   {
@@ -206,6 +223,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'french',
     sampleRate: 22050,
+    gainDb: -0.9,
     engineVoice: espeak('fr', 150, variant('fr-2', 'female', [195, 290], { formants: brighter })),
   },
 ];

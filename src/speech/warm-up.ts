@@ -30,7 +30,7 @@ export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
     const frontEnd = frontEndOf(voice);
     return splitClauses(frontEnd.normalize(sampleText[voice.language])).flatMap((clause) => {
       const input = frontEnd.engineInput(clause);
-      return input ? [{ input, voice: voice.engineVoice }] : [];
+      return input ? [{ input, voice: voice.engineVoice, gainDb: voice.gainDb ?? 0 }] : [];
     });
   });
   return { samples, outputs };

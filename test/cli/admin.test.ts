@@ -319,7 +319,14 @@ describe('admin voice packs', () => {
     assert.equal(both.code, 2);
     assert.match(both.stderr, /give the pack once/);
     assert.equal((await admin(['voice', 'check', source], env)).code, 0);
-    assert.equal((await admin(['voice', 'install', source], env)).code, 0);
+    const install = await admin(['voice', 'install', source], env);
+    assert.equal(install.code, 0, install.stderr);
+    // Its speaker measured at install, as the built-in voices are, and the gain kept with the pack.
+    assert.match(install.stdout, /loudness of speaker 0: -?\d+\.\d LUFS, spoken at -18 LUFS \(gain [+-]\d/);
+    const manifest = JSON.parse(
+      readFileSync(join(dir, 'voices-assign', 'voices', 'kinyarwanda-tiny', 'ijwi-voice.json'), 'utf8'),
+    );
+    assert.equal(typeof manifest.speakers[0].gainDb, 'number');
     const assign = (...args: string[]) =>
       admin(['voice', 'assign', '--voice', 'kinyarwanda-tiny', ...args], env);
 

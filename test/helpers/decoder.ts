@@ -68,3 +68,45 @@ export async function decode(bytes: Uint8Array, sampleRate: number, rawRate?: nu
     new Uint8Array(out.buffer, out.byteOffset, out.byteLength - (out.byteLength % 2)),
   );
 }
+
+/** What ffmpeg's EBU R128 meter (`ebur128` with `peak=true`) reads in a programme. */
+export interface LoudnessReading {
+  /** Integrated loudness, LUFS. */
+  readonly integrated: number;
+  /** True peak, dBTP (ffmpeg prints it as dBFS). */
+  readonly truePeak: number;
+}
+
+/**
+ * The integrated loudness and true peak of `bytes` as ffmpeg measures them. `raw`: bare bytes
+ * with no header to say what they are (the stream endpoint's), as ffmpeg's format name
+ * (`s16le`, `mulaw`, `alaw`) and rate.
+ */
+export async function measureLoudness(
+  bytes: Uint8Array,
+  raw?: { readonly format: 's16le' | 'mulaw' | 'alaw'; readonly sampleRate: number },
+): Promise<LoudnessReading> {
+  const input = raw === undefined ? [] : ['-f', raw.format, '-ar', String(raw.sampleRate), '-ac', '1'];
+  const meter = [...input, '-i', 'pipe:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'];
+  // The meter writes its summary to stderr: run with the summary's level and read it from there.
+  const summary = await new Promise<string>((resolve, reject) => {
+    const child = spawn('ffmpeg', ['-nostats', '-hide_banner', ...meter], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    const err: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const text = Buffer.concat(err).toString();
+      if (code === 0) resolve(text.slice(text.lastIndexOf('Summary:')));
+      else reject(new Error(`ffmpeg failed (${code}): ${text.slice(-500)}`));
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(bytes);
+  });
+  const integrated = /I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1];
+  const truePeak = /True peak:\s+Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary)?.[1];
+  if (integrated === undefined || truePeak === undefined) throw new Error(`no EBU R128 summary: ${summary}`);
+  const value = (text: string) => (text === '-inf' ? Number.NEGATIVE_INFINITY : Number(text));
+  return { integrated: value(integrated), truePeak: value(truePeak) };
+}

@@ -5,12 +5,16 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadAssignedVoices } from '../../src/speech/assigned-voices.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
+import { TRUE_PEAK_CEILING_DBTP } from '../../src/speech/audio/level.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import { parseWav } from '../../src/speech/audio/wav.ts';
 import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
 import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
+import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
+import { calibratePackSpeakers } from '../../src/speech/loudness/pack-calibration.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { useAssignedVoices } from '../../src/speech/voices.ts';
+import { measureLoudness, noDecoder } from '../helpers/decoder.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import {
   buildTtsTestApp,
@@ -74,6 +78,9 @@ describe('a neural voice pack assigned to a voice', () => {
     });
     const installed = await new VoiceStore(voicesDir).install(source);
     assert.ok(installed.ok);
+    // As `voice install` does: the speaker's loudness measured and its gain kept in the manifest.
+    const [calibration] = await calibratePackSpeakers(voicesDir, installed.voice.id, [0]);
+    assert.ok(calibration && 'gainDb' in calibration, JSON.stringify(calibration));
     await new VoiceAssignments(voicesDir).assign({
       language: 'rw',
       speakerId: 1,
@@ -112,6 +119,7 @@ describe('a neural voice pack assigned to a voice', () => {
       gender: 'male',
       sample_rate: PACK_RATE,
       engine: 'neural',
+      loudness_lufs: LOUDNESS_TARGET_LUFS,
       licence: {
         name: 'CC BY-NC 4.0',
         url: 'https://creativecommons.org/licenses/by-nc/4.0/',
@@ -164,6 +172,22 @@ describe('a neural voice pack assigned to a voice', () => {
       `${neural.samples.length} samples`,
     );
     assert.equal((await wav(0)).sampleRate, 22_050, 'Keza is still the built-in voice');
+  });
+
+  it('is spoken at the loudness target its calibration at install found, under the true-peak ceiling', {
+    skip: noDecoder,
+  }, async () => {
+    const { key } = await fixture.newPayingAccount({ topUp: 300 });
+    const response = await post('/api/v1/tts-stream.php', key, {
+      input: "Mwakiriwe neza. Ndabahuza n'ushinzwe abakiriya. Mubyemeje, cyangwa mushaka kubitekerezaho?",
+      language: 'rw',
+      speaker_id: 1,
+      format: 'mulaw_8k',
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const reading = await measureLoudness(response.rawPayload, { format: 'mulaw', sampleRate: 8000 });
+    assert.ok(Math.abs(reading.integrated - LOUDNESS_TARGET_LUFS) <= 1, `${reading.integrated} LUFS`);
+    assert.ok(reading.truePeak < TRUE_PEAK_CEILING_DBTP, `${reading.truePeak} dBTP`);
   });
 
   it('streams telephony audio: whole mu-law frames, not silence', async () => {

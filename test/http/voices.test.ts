@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { EngineId } from '../../src/speech/engines/engine.ts';
 import { engines } from '../../src/speech/engines/registry.ts';
+import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
 import { findVoice } from '../../src/speech/voices.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 
@@ -52,6 +53,7 @@ describe('GET /api/v1/voices.php', () => {
         'gender',
         'group',
         'licence',
+        'loudness_lufs',
         'name',
         'sample_rate',
         'speaker_id',
@@ -69,6 +71,8 @@ describe('GET /api/v1/voices.php', () => {
             commercial: true,
           });
           assert.equal(voice.voice_pack, null);
+          // Every built-in voice is calibrated to the one target (its audio: test/http/loudness.test.ts).
+          assert.equal(voice.loudness_lufs, LOUDNESS_TARGET_LUFS);
         }
       }
       assert.equal(body.languages[1].voices[3].group, 'african-english');

@@ -344,6 +344,8 @@ describe('ClauseCache', () => {
         ...spec('Hello.'),
         voice: { ...speaker, engineVoice: { ...speaker.engineVoice, stretch: 1.1 } } as Voice,
       },
+      // A voice calibrated again speaks every clause at another level.
+      { ...spec('Hello.'), voice: { ...speaker, gainDb: (speaker.gainDb ?? 0) + 1 } },
     ];
     for (const other of changed) assert.notEqual(clauseKey('acct_a', other), base, JSON.stringify(other));
     assert.notEqual(clauseKey('acct_b', spec('Hello.')), base);

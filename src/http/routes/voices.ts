@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defaultStreamFormat, streamFormats } from '../../speech/audio/formats.ts';
 import { engines } from '../../speech/engines/registry.ts';
+import { LOUDNESS_TARGET_LUFS } from '../../speech/loudness/calibration.ts';
 import { languages, voicesOf } from '../../speech/voices.ts';
 import { voicesPage } from '../../web/pages/voices.ts';
 import { PAGE_HEADERS } from '../page-headers.ts';
@@ -27,6 +28,8 @@ export function voiceCatalogue(limits: Limits): VoiceCatalogue {
         gender: v.gender,
         sample_rate: v.sampleRate,
         engine: v.engineVoice.engine,
+        // A calibrated voice is delivered at the target; a pack speaker never measured has no known loudness.
+        loudness_lufs: v.gainDb === undefined ? null : LOUDNESS_TARGET_LUFS,
         licence: v.pack
           ? v.pack.licence
           : {

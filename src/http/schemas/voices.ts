@@ -31,6 +31,15 @@ export function voiceCatalogueSchema(limits: Limits) {
             engine: z.enum(Object.keys(engines) as [EngineId, ...EngineId[]]).meta({
               description: 'The speech engine that speaks the voice.',
             }),
+            loudness_lufs: z
+              .number()
+              .nullable()
+              .meta({
+                description:
+                  'Integrated loudness (EBU R128, LUFS) the voice is calibrated to: the same for every voice, so a ' +
+                  'call that changes voice or language keeps its level. Null for a voice pack speaker installed ' +
+                  'without calibration.',
+              }),
             licence: z
               .object({
                 name: z.string().meta({ description: "`unknown` when the pack's licence was not given." }),

@@ -18,6 +18,7 @@ export interface VoiceCatalogueView {
       readonly gender: string;
       readonly sample_rate: number;
       readonly engine: keyof typeof engines;
+      readonly loudness_lufs: number | null;
       readonly licence: {
         readonly name: string;
         readonly url: string | null;

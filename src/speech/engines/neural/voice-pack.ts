@@ -46,7 +46,17 @@ const manifestSchema = z
     language: z.enum(['rw', 'en', 'fr']),
     sampleRate: z.number().int().min(8000).max(48_000),
     speakers: z
-      .array(z.strictObject({ id: z.number().int().min(0), name: shownText(100) }))
+      .array(
+        z.strictObject({
+          id: z.number().int().min(0),
+          name: shownText(100),
+          /**
+           * The speaker's calibrated gain (`../../loudness/pack-calibration.ts`), written when the
+           * pack is installed or the speaker assigned; absent until it has been measured.
+           */
+          gainDb: z.number().min(-60).max(60).optional(),
+        }),
+      )
       .min(1)
       .max(1000),
     model: fileName,
