@@ -1,6 +1,5 @@
 import type {
   ChunkSink,
-  ClausePart,
   EngineDescriptor,
   EngineInput,
   EngineVoice,
