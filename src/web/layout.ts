@@ -107,10 +107,11 @@ ${(options.scripts ?? []).map((name) => html`<script type="module" src="${assetU
 <header class="site-header">
   <div class="container header-inner">
     <a class="brand" href="/" translate="no">${logoMark}<span>Ijwi</span></a>
-    <nav aria-label="${t.text('nav.main')}">
+    <nav class="main-nav" aria-label="${t.text('nav.main')}">
       <ul class="nav-links">${navLinks}</ul>
     </nav>
-    <div class="nav-actions">${languageSwitcher(context)}${accountActions(context)}</div>
+    ${languageSwitcher(context)}
+    <div class="nav-actions">${accountActions(context)}</div>
   </div>
 </header>
 <main id="main" tabindex="-1">

@@ -104,7 +104,7 @@ function keysTable(t: Translator, options: DashboardPageOptions): SafeHtml {
   const rows = options.keys.map((key) => {
     const label = key.name ?? key.hint;
     return html`<tr${key.revokedAt ? html` class="revoked"` : ''}>
-      <td data-label="${column.name}">${key.name ?? html`<span class="muted">${t.text('dashboard.keys.unnamed')}</span>`}</td>
+      <td data-label="${column.name}">${key.name ? html`<span translate="no">${key.name}</span>` : html`<span class="muted">${t.text('dashboard.keys.unnamed')}</span>`}</td>
       <td data-label="${column.key}"><code>${key.hint}</code></td>
       <td data-label="${column.created}">${when(t, key.createdAt)}</td>
       <td data-label="${column.lastUsed}">${key.lastUsedAt ? when(t, key.lastUsedAt) : html`<span class="muted">${t.text('dashboard.keys.never')}</span>`}</td>
@@ -275,7 +275,7 @@ export function dashboardPage(context: PageContext, options: DashboardPageOption
 
     <section class="card card-soft" aria-labelledby="topup-title">
       <h2 id="topup-title">${t.text('dashboard.topup.title')}</h2>
-      <p>${t.text('dashboard.topup.text', { price: t.usd(1), minimum: MINIMUM_TOP_UP, minimumPrice: t.usd(MINIMUM_TOP_UP) })} ${contact(t, options.supportEmail)} ${t.text('dashboard.topup.noCard')}</p>
+      <p><span>${t.text('dashboard.topup.text', { price: t.usd(1), minimum: MINIMUM_TOP_UP, minimumPrice: t.usd(MINIMUM_TOP_UP) })}</span> <span>${contact(t, options.supportEmail)}</span> <span>${t.text('dashboard.topup.noCard')}</span></p>
       <form method="post" action="/dashboard/topup-requests" class="inline-fields" novalidate>
         <input type="hidden" name="_csrf" value="${options.viewer.csrfToken}">
         <div class="field">

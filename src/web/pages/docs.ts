@@ -160,14 +160,14 @@ function operationSection(
   const parameters = op.parameters ?? [];
   const responses = Object.entries(op.responses ?? {});
   return html`<section class="card endpoint" id="${endpointAnchor(path)}" aria-labelledby="${endpointAnchor(path)}-title">
-  <h3 id="${endpointAnchor(path)}-title"><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h3>
+  <h3 id="${endpointAnchor(path)}-title"><span class="method method-${method}" translate="no">${method.toUpperCase()}</span> <code>${path}</code></h3>
   ${op.summary ? html`<p class="endpoint-summary" lang="en">${inline(op.summary)}</p>` : ''}
   ${op.description ? html`<p class="endpoint-description" lang="en">${inline(op.description)}</p>` : ''}
   ${
     parameters.length > 0
       ? html`<h4>${t.text('docs.reference.parameters')}</h4><ul class="plain-list">${parameters.map(
           (p) =>
-            html`<li><code>${p.name}</code> <span class="muted">(<code>${p.in}</code>${p.required ? html`, ${t.text('docs.reference.isRequired')}` : ''})</span> <span lang="en">${inline(p.description)}</span></li>`,
+            html`<li><code>${p.name}</code> <span class="muted">${t.rich(p.required ? 'docs.reference.inRequired' : 'docs.reference.in', { in: html`<code>${p.in}</code>` })}</span> <span lang="en">${inline(p.description)}</span></li>`,
         )}</ul>`
       : ''
   }
@@ -252,7 +252,7 @@ export function docsPage(
   <div class="container page-head-inner">
     <div>
       <h1>${t.text('docs.title')}</h1>
-      <p class="muted">${openApi ? html`${t.rich('docs.version', { title: html`<span translate="no">${openApi.info.title}</span>`, version: code(openApi.info.version) })} ` : ''}${t.rich('docs.lede', { prefix: code('/api/v1/'), document: html`<a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>` })}</p>
+      <p class="muted">${openApi ? html`<span>${t.rich('docs.version', { title: html`<span translate="no">${openApi.info.title}</span>`, version: code(openApi.info.version) })}</span> ` : ''}<span>${t.rich('docs.lede', { prefix: code('/api/v1/'), document: html`<a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>` })}</span></p>
     </div>
     <a class="btn btn-primary" href="/dashboard">${t.text('docs.getKey')}</a>
   </div>

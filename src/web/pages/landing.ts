@@ -16,14 +16,13 @@ const GREETINGS: Readonly<Record<LanguageCode, string>> = {
   fr: 'Bonjour, merci de votre appel.',
 };
 
-/** The engines that speak a language, and how each makes speech. */
-function engineNote(t: Translator, language: LanguageCode): string {
+/** The engines that speak a language, and how each makes speech: a sentence each. */
+function engineNote(t: Translator, language: LanguageCode): SafeHtml[] {
   const ids = [...new Set(voicesOf(language).map((voice) => voice.engineVoice.engine))];
-  return ids
-    .map((id) =>
-      t.text('landing.spokenBy', { engine: engines[id].name, method: t.text(engineMethodKey[id]) }),
-    )
-    .join(' ');
+  return ids.map(
+    (id) =>
+      html`<span>${t.text('landing.spokenBy', { engine: engines[id].name, method: t.text(engineMethodKey[id]) })}</span> `,
+  );
 }
 
 function languageCards(t: Translator): SafeHtml[] {
