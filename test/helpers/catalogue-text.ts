@@ -35,7 +35,7 @@ function readings(elements: readonly MessageFormatElement[]): Token[][] {
   return results;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const normal = (text: string) => text.replace(/\s+/g, ' ');
 const hasLetter = (text: string) => /\p{L}/u.test(text);
 
@@ -59,7 +59,7 @@ function pieces(tokens: readonly Token[]): Piece[] {
     for (let start = 0; start < run.length; start++) {
       for (let end = start + 1; end <= run.length; end++) {
         const slice = run.slice(start, end);
-        const source = slice.map((t) => ('literal' in t ? escape(normal(t.literal)) : '(.+?)')).join('');
+        const source = slice.map((t) => ('literal' in t ? escapeRegExp(normal(t.literal)) : '(.+?)')).join('');
         const literals = slice.flatMap((t) => ('literal' in t ? [t.literal] : []));
         const needle = literals.map((l) => normal(l).trim()).sort((a, b) => b.length - a.length)[0] ?? '';
         found.push({
