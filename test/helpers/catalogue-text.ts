@@ -59,7 +59,9 @@ function pieces(tokens: readonly Token[]): Piece[] {
     for (let start = 0; start < run.length; start++) {
       for (let end = start + 1; end <= run.length; end++) {
         const slice = run.slice(start, end);
-        const source = slice.map((t) => ('literal' in t ? escapeRegExp(normal(t.literal)) : '(.+?)')).join('');
+        const source = slice
+          .map((t) => ('literal' in t ? escapeRegExp(normal(t.literal)) : '(.+?)'))
+          .join('');
         const literals = slice.flatMap((t) => ('literal' in t ? [t.literal] : []));
         const needle = literals.map((l) => normal(l).trim()).sort((a, b) => b.length - a.length)[0] ?? '';
         found.push({
