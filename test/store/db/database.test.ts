@@ -157,6 +157,7 @@ describeEachDatabase('database', (context) => {
       await sql`drop index ledger_request_topped_up`.execute(before.kysely);
       await sql`drop table lexicon_entries`.execute(before.kysely);
       await sql`alter table accounts drop column lexicon_version`.execute(before.kysely);
+      await sql`alter table users drop column language`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0003'`.execute(before.kysely);
       const other = { ...account, id: 'acct_store0000000000002' };
       await before.accounts.insert(account);
