@@ -9,9 +9,9 @@ import type { AccountRecord, AccountRepository, ApiKeyRecord, ApiKeyRepository }
  */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-const MAX_NAME_LENGTH = 200;
+export const MAX_NAME_LENGTH = 200;
 const MAX_EMAIL_LENGTH = 254;
-const MAX_KEY_NAME_LENGTH = 100;
+export const MAX_KEY_NAME_LENGTH = 100;
 
 /** What may be shown about a key: everything stored except its hash. */
 export interface ApiKeyView {

@@ -2,6 +2,7 @@ import { type BillingMetrics, noMetrics } from '../metrics/metrics.ts';
 import { newId } from './ids.ts';
 import type {
   AccountRepository,
+  DailyUsage,
   LedgerEntry,
   LedgerRepository,
   LedgerSummary,
@@ -437,5 +438,13 @@ export class BillingService {
     const limit = Math.min(MAX_LEDGER_PAGE, Math.max(1, Math.trunc(options.limit ?? 50)));
     const query = options.beforeSeq === undefined ? { limit } : { limit, beforeSeq: options.beforeSeq };
     return { ok: true, entries: await this.#ledger.list(accountId, query) };
+  }
+
+  /**
+   * The account's use on each UTC day since `since` (ISO), by spoken language: tokens charged
+   * (less refunds) and seconds of audio. Days without use have no rows.
+   */
+  async dailyUsage(accountId: string, since: string): Promise<DailyUsage[]> {
+    return this.#ledger.dailyUsage(accountId, since);
   }
 }

@@ -50,6 +50,17 @@ export interface LedgerEntry {
 /** What is appended; the store assigns `accountId` (the locked account) and `seq`. */
 export type NewLedgerEntry = Omit<LedgerEntry, 'accountId' | 'seq'>;
 
+/** One UTC day's use in one spoken language, summed from the ledger. */
+export interface DailyUsage {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly day: string;
+  readonly language: string | null;
+  /** Tokens charged, less the tokens refunded: what that day's use cost. */
+  readonly tokens: number;
+  /** Seconds of audio generated, charged or free. */
+  readonly seconds: number;
+}
+
 /** Totals over an account's whole ledger. */
 export interface LedgerSummary {
   /** The sum of `tokens` over every entry: the balance, by definition. */
@@ -112,4 +123,9 @@ export interface LedgerRepository {
   summary(accountId: string): Promise<LedgerSummary | undefined>;
   /** Newest first; `beforeSeq` pages back through older entries. */
   list(accountId: string, options: { limit: number; beforeSeq?: number }): Promise<LedgerEntry[]>;
+  /**
+   * Charges, free uses and their refunds written at or after `since` (ISO), summed per UTC day
+   * and language, in no particular order; top-ups are not use and are left out.
+   */
+  dailyUsage(accountId: string, since: string): Promise<DailyUsage[]>;
 }

@@ -12,6 +12,8 @@ export interface UserRecord {
   /** From `hashPassword`: scrypt, salted, self-describing. Never the password. */
   readonly passwordHash: string;
   readonly createdAt: string;
+  /** The website's language the user chose (a code the web layer checks), or null. */
+  readonly language: string | null;
 }
 
 /** A signed-in browser. The session token itself is never stored, only its SHA-256. */
@@ -31,6 +33,8 @@ export interface UserRepository {
    */
   createWithAccount(account: AccountRecord, user: UserRecord): Promise<'created' | 'email_taken'>;
   findByEmail(email: string): Promise<UserRecord | undefined>;
+  /** Keeps the user's choice of website language; false when there is no such user. */
+  setLanguage(userId: string, language: string): Promise<boolean>;
 }
 
 export interface SessionRepository {

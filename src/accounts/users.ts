@@ -44,7 +44,13 @@ export class UserService {
    * least 12 characters). The email is required here, unlike for operator-made accounts: it is
    * the sign-in name.
    */
-  async signUp(input: { name: string; email: string; password: string }): Promise<SignUpResult> {
+  async signUp(input: {
+    name: string;
+    email: string;
+    password: string;
+    /** The website's language the user signed up in, kept as their choice. */
+    language?: string;
+  }): Promise<SignUpResult> {
     const email = normalizeEmail(input.email);
     const now = this.#now();
     // Every field is checked, so the form can say everything that is wrong in one go.
@@ -69,6 +75,7 @@ export class UserService {
       email,
       passwordHash: await hashPassword(input.password),
       createdAt: now.toISOString(),
+      language: input.language ?? null,
     };
     if ((await this.#users.createWithAccount(built.account, user)) === 'email_taken') {
       return {
@@ -91,5 +98,10 @@ export class UserService {
       ? await verifyPassword(input.password, user.passwordHash)
       : await verifyDecoy(input.password);
     return valid && user ? { ok: true, user } : { ok: false, code: 'invalid_credentials' };
+  }
+
+  /** Keeps `language` as the user's website language (the web layer checks it is one of its own). */
+  async setLanguage(userId: string, language: string): Promise<boolean> {
+    return this.#users.setLanguage(userId, language);
   }
 }

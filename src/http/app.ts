@@ -23,6 +23,7 @@ import { ApiError, errorBody } from './errors.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendPage } from './page-headers.ts';
+import { pageContext } from './page-language.ts';
 import { prefersHtml } from './prefers-html.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
@@ -155,7 +156,11 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
   if (prefersHtml(request) && !reply.sent)
     return sendPage(
       reply,
-      errorPage({ status: error.status, message: error.message, requestId: request.id }),
+      errorPage(pageContext(request, { kind: 'unknown' }), {
+        status: error.status,
+        code: error.code,
+        requestId: request.id,
+      }),
       error.status,
     );
   const body = errorBody(error, request.id);

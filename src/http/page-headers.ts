@@ -15,6 +15,8 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
+  // The same address is served in the language the cookie or the browser asks for.
+  Vary: 'Cookie, Accept-Language',
 };
 
 /** Sends a rendered page with `PAGE_HEADERS`. */

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ActiveSession, newFormToken, SESSION_LIFETIME_MS } from '../accounts/sessions.ts';
-import type { Viewer } from '../web/layout.ts';
+import type { PageContext, Viewer } from '../web/layout.ts';
+import { pageContext } from './page-language.ts';
 
 // Cookies and anti-forgery checks of the web pages. Two cookies, both HttpOnly and SameSite=Lax:
 // the session (set at sign-in) and, for visitors not signed in, a random form token that their
@@ -113,6 +114,11 @@ export function viewerOf(request: FastifyRequest): Viewer {
   return session
     ? { kind: 'user', email: session.user.email, csrfToken: session.csrfToken }
     : { kind: 'visitor' };
+}
+
+/** What a page of this request is rendered for, with its viewer from the session. */
+export function webPageContext(request: FastifyRequest): PageContext {
+  return pageContext(request, viewerOf(request));
 }
 
 /**

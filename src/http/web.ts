@@ -17,21 +17,22 @@ import { sendPage } from './page-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import { languageRoutes } from './routes/language.ts';
 import { lexiconRoutes } from './routes/lexicon.ts';
 import type { LiveSockets } from './routes/live.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { studioRoutes } from './routes/studio.ts';
-import { type CookiePolicy, cookiePolicy, passesCsrfCheck, viewerOf } from './web-session.ts';
+import { type CookiePolicy, cookiePolicy, passesCsrfCheck, webPageContext } from './web-session.ts';
 
 /** The services behind the web pages. */
 export interface WebServices {
-  readonly users: Pick<UserService, 'signUp' | 'signIn'>;
+  readonly users: Pick<UserService, 'signUp' | 'signIn' | 'setLanguage'>;
   readonly sessions: Pick<SessionService, 'start' | 'resume' | 'end'>;
   readonly accounts: Pick<AccountService, 'getAccount' | 'createKey' | 'listKeys' | 'revokeKey'>;
   readonly billing: Pick<
     BillingService,
-    'balance' | 'listLedger' | 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'
+    'balance' | 'listLedger' | 'dailyUsage' | 'precheck' | 'commitCharge' | 'refundCharge' | 'recordDuration'
   >;
   /** Customers' requests to buy tokens. */
   readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;
@@ -96,20 +97,20 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, options) =>
           'this request did not come from the Ijwi page; reload it and try again',
         );
       }
+      const page = webPageContext(request);
       sendPage(
         reply,
-        messagePage({
-          viewer: viewerOf(request),
-          title: 'Request refused',
-          message:
-            'This form was sent from another site, or from a page that is out of date, so Ijwi did not act on it. If you sent it yourself, go back, reload the page and try again.',
-          action: { href: '/', label: 'Go to the home page' },
+        messagePage(page, {
+          title: page.t.text('refused.title'),
+          message: page.t.text('refused.text'),
+          action: { href: '/', label: page.t.text('common.home') },
         }),
         403,
       );
       return reply;
     });
     await pages.register(pageRoutes, context);
+    await pages.register(languageRoutes, context);
     await pages.register(accountRoutes, context);
     await pages.register(dashboardRoutes, context);
     await pages.register(studioRoutes, context);

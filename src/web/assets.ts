@@ -18,19 +18,28 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const folder = new URL('./assets/', import.meta.url);
 
+/**
+ * Files of dependencies the pages load, by the name they are served under. The studio's scripts
+ * format their messages with the same library the server does: `intl-messageformat`'s
+ * self-contained browser build (an ES module despite its name), which its package does not
+ * export, so it is found beside the package's entry point.
+ */
+const VENDORED: Readonly<Record<string, URL>> = {
+  'intl-messageformat.js': new URL('./intl-messageformat.iife.js', import.meta.resolve('intl-messageformat')),
+};
+
+function asset(name: string, body: Buffer): readonly [string, Asset] {
+  const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
+  return [name, { body, contentType: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream', version }];
+}
+
 // Read once at start: served from memory, and a missing file fails at boot rather than per request.
-const assets: ReadonlyMap<string, Asset> = new Map(
-  readdirSync(folder)
+const assets: ReadonlyMap<string, Asset> = new Map([
+  ...readdirSync(folder)
     .filter((name) => CONTENT_TYPES[extname(name)] !== undefined)
-    .map((name) => {
-      const body = readFileSync(new URL(name, folder));
-      const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
-      return [
-        name,
-        { body, contentType: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream', version },
-      ];
-    }),
-);
+    .map((name) => asset(name, readFileSync(new URL(name, folder)))),
+  ...Object.entries(VENDORED).map(([name, url]) => asset(name, readFileSync(url))),
+]);
 
 /** The asset with this file name, or undefined. */
 export function findAsset(name: string): Asset | undefined {

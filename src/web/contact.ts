@@ -1,8 +1,11 @@
 import { html, type SafeHtml } from './html.ts';
+import type { Translator } from './i18n/translator.ts';
 
 /** Where a customer writes about buying tokens: the configured contact, or the operator of this service. */
-export function contact(supportEmail: string | null): SafeHtml {
+export function contact(t: Translator, supportEmail: string | null): SafeHtml {
   return supportEmail
-    ? html`Questions and payment details: <a href="mailto:${supportEmail}">${supportEmail}</a>.`
-    : html`Ask the operator of this service for payment details.`;
+    ? t.rich('contact.email', {
+        email: html`<a href="mailto:${supportEmail}" translate="no">${supportEmail}</a>`,
+      })
+    : html`${t.text('contact.operator')}`;
 }

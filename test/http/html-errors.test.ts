@@ -52,7 +52,7 @@ describe('errors and status for browsers and for API clients', () => {
     assert.equal(page.statusCode, 503);
     assert.match(page.body, /Service status/);
     assert.match(page.body, /Speech engines<\/td><td>Working/);
-    assert.match(page.body, /Accounts and billing<\/td><td>unreachable/);
+    assert.match(page.body, /Accounts and billing<\/td><td>Not working: <code>unreachable<\/code>/);
     const health = await get('/api/v1/health.php', BROWSER);
     assert.equal(health.json().status, 'not_ready', 'the health endpoint stays JSON for load balancers');
   });

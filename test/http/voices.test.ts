@@ -20,9 +20,18 @@ describe('GET /api/v1/voices.php', () => {
       const contract = await app.inject({ method: 'GET', url: '/api/v1/voices.php' });
       assert.equal(short.statusCode, 200);
       assert.equal(short.body, contract.body);
-      assert.match(short.body, /<h3>Amani<\/h3>\s*<p class="muted">Female · African English<\/p>/);
-      assert.match(short.body, /Voices built from recordings of real speakers \(Flite\)/);
-      assert.match(short.body, /Formant synthesis: clear and quick, and plainly synthetic \(eSpeak NG\)/);
+      assert.match(
+        short.body,
+        /<h3 translate="no">Amani<\/h3>\s*<p class="muted">female · African English<\/p>/,
+      );
+      assert.match(
+        short.body,
+        /Made by <span translate="no">Flite<\/span>: voices built from recordings of real speakers\./,
+      );
+      assert.match(
+        short.body,
+        /Made by <span translate="no">eSpeak NG<\/span>: formant synthesis, clear and quick, and plainly synthetic\./,
+      );
       assert.ok(
         !/<th[^>]*>speaker_id<\/th><th[^>]*>Name/.test(short.body),
         'people see names first, not field names',
@@ -102,7 +111,7 @@ describe('GET /api/v1/voices.php', () => {
       const response = await app.inject({ method: 'GET', url: '/api/v1/voices.php' });
       assert.equal(response.statusCode, 200);
       assert.match(String(response.headers['content-type']), /text\/html/);
-      for (const text of ['Kinyarwanda', 'Mugisha', 'african-english', 'mulaw_8k', '10000 characters']) {
+      for (const text of ['Kinyarwanda', 'Mugisha', 'african-english', 'mulaw_8k', '10,000 characters']) {
         assert.ok(response.body.includes(text), `page mentions ${text}`);
       }
     });

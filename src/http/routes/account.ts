@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
 import type { UserRecord } from '../../accounts/user-repositories.ts';
-import { normalizeEmail } from '../../accounts/users.ts';
-import { type AuthFormState, signInPage, signUpPage } from '../../web/pages/auth.ts';
+import { normalizeEmail, type SignUpResult } from '../../accounts/users.ts';
+import { isSiteLanguage } from '../../web/i18n/languages.ts';
+import { type AuthFormState, type FieldProblem, signInPage, signUpPage } from '../../web/pages/auth.ts';
 import { messagePage } from '../../web/pages/message.ts';
 import { sendPage } from '../page-headers.ts';
+import { chosenLanguage, pageLanguage, setLanguageCookie } from '../page-language.ts';
 import type { WebContext } from '../web.ts';
-import { clearSessionCookie, formField, formToken, setSessionCookie, viewerOf } from '../web-session.ts';
+import {
+  clearSessionCookie,
+  formField,
+  formToken,
+  setSessionCookie,
+  webPageContext,
+} from '../web-session.ts';
 
 // Sign-in throttling, in the same 60 s windows as the API's rate limit (one store serves both):
 // per email, a few guesses a minute stop online password guessing against one account; per
@@ -20,18 +29,39 @@ export function safeNext(value: unknown): string | undefined {
   return typeof value === 'string' && /^\/(?![/\\])[\w\-./?=&%#]*$/.test(value) ? value : undefined;
 }
 
+/**
+ * Each refused field of a sign-up as the form explains it. The domain says which fields are at
+ * fault; which of a field's rules failed is read from what was typed.
+ */
+function signUpProblems(
+  input: { email: string; password: string },
+  refused: Extract<SignUpResult, { ok: false }>,
+): Partial<Record<'name' | 'email' | 'password', FieldProblem>> {
+  const problems: Partial<Record<'name' | 'email' | 'password', FieldProblem>> = {};
+  if (refused.problems.name !== undefined) problems.name = 'nameLength';
+  if (refused.code === 'email_taken') problems.email = 'emailTaken';
+  else if (refused.problems.email !== undefined)
+    problems.email = input.email.trim() === '' ? 'emailMissing' : 'emailInvalid';
+  if (refused.problems.password !== undefined) {
+    // Counted as the domain counts a password: code points after NFKC.
+    const length = [...input.password.normalize('NFKC')].length;
+    problems.password = length < MIN_PASSWORD_LENGTH ? 'passwordShort' : 'passwordLong';
+  }
+  return problems;
+}
+
 /** POST /signup, /signin and /signout, and the two form pages. */
 export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context) => {
   const tooMany = (request: FastifyRequest, reply: FastifyReply, retryMs: number) => {
     const minutes = Math.max(1, Math.ceil(retryMs / 60_000));
     reply.header('Retry-After', String(Math.ceil(retryMs / 1000)));
+    const page = webPageContext(request);
     return sendPage(
       reply,
-      messagePage({
-        viewer: viewerOf(request),
-        title: 'Too many attempts',
-        message: `There have been too many sign-in attempts in a short time, so they are paused to keep accounts safe. Try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
-        action: { href: '/signin', label: 'Back to sign in' },
+      messagePage(page, {
+        title: page.t.text('throttled.title'),
+        message: page.t.text('throttled.text', { minutes }),
+        action: { href: '/signin', label: page.t.text('throttled.back') },
       }),
       429,
     );
@@ -52,6 +82,11 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
     if (previous) await context.sessions.end(previous);
     const { token } = await context.sessions.start(user);
     setSessionCookie(reply, context.cookies, token);
+    // The account's language follows the person to this browser; a browser's choice made
+    // before the account had one becomes the account's.
+    const chosen = chosenLanguage(request);
+    if (isSiteLanguage(user.language)) setLanguageCookie(reply, user.language, context.cookies.secure);
+    else if (chosen !== undefined) await context.users.setLanguage(user.id, chosen);
     return reply.redirect(next, 303);
   };
 
@@ -66,7 +101,7 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
 
   app.get('/signup', async (request, reply) => {
     if (request.webSession) return reply.redirect('/dashboard', 303);
-    return sendPage(reply, signUpPage(formState(request, reply, {})));
+    return sendPage(reply, signUpPage(webPageContext(request), formState(request, reply, {})));
   });
 
   app.post('/signup', async (request, reply) => {
@@ -77,16 +112,19 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
       email: formField(request, 'email'),
       password: formField(request, 'password'),
     };
-    const result = await context.users.signUp(input);
+    // The language the form was shown in becomes the account's.
+    const result = await context.users.signUp({ ...input, language: pageLanguage(request) });
     if (!result.ok) {
-      const count = Object.keys(result.problems).length;
       const state = formState(request, reply, {
-        error: count > 1 ? `Please correct the ${count} fields marked below.` : sentence(result.message),
-        problems: result.problems,
+        problems: signUpProblems(input, result),
         name: input.name,
         email: input.email,
       });
-      return sendPage(reply, signUpPage(state), result.code === 'email_taken' ? 409 : 400);
+      return sendPage(
+        reply,
+        signUpPage(webPageContext(request), state),
+        result.code === 'email_taken' ? 409 : 400,
+      );
     }
     return signedIn(request, reply, result.user, '/dashboard?notice=welcome');
   });
@@ -94,7 +132,10 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
   app.get('/signin', async (request, reply) => {
     const next = safeNext((request.query as { next?: unknown }).next);
     if (request.webSession) return reply.redirect(next ?? '/dashboard', 303);
-    return sendPage(reply, signInPage(formState(request, reply, next ? { next } : {})));
+    return sendPage(
+      reply,
+      signInPage(webPageContext(request), formState(request, reply, next ? { next } : {})),
+    );
   });
 
   app.post('/signin', async (request, reply) => {
@@ -110,11 +151,11 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
     const result = await context.users.signIn({ email, password: formField(request, 'password') });
     if (!result.ok) {
       const state = formState(request, reply, {
-        error: 'That email and password do not match an account. Check them and try again.',
+        credentialsRefused: true,
         email,
         ...(next ? { next } : {}),
       });
-      return sendPage(reply, signInPage(state), 401);
+      return sendPage(reply, signInPage(webPageContext(request), state), 401);
     }
     return signedIn(request, reply, result.user, next ?? '/dashboard');
   });
@@ -126,8 +167,3 @@ export const accountRoutes: FastifyPluginAsync<WebContext> = async (app, context
     return reply.redirect('/', 303);
   });
 };
-
-/** A domain message ("use at least 12 characters") as a sentence for a page. */
-function sentence(message: string): string {
-  return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
-}

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
 import { type DashboardNotice, type DashboardPageOptions, dashboardPage } from '../../web/pages/dashboard.ts';
+import { usageSeries, usageSince } from '../../web/usage-chart.ts';
 import { sendPage } from '../page-headers.ts';
 import { openFlash, sealFlash } from '../sealed-flash.ts';
 import type { WebContext } from '../web.ts';
-import { flashCookie, formField, sessionOrSignIn } from '../web-session.ts';
+import { flashCookie, formField, sessionOrSignIn, webPageContext } from '../web-session.ts';
 
 // The usage table shows the newest entries; a busy account's full history is an export for later.
 const LEDGER_ROWS = 50;
@@ -21,25 +22,28 @@ const NEW_KEY = 'new-api-key';
 /** GET /dashboard, and the key forms: POST /dashboard/keys (create) and POST /dashboard/keys/:id/revoke. */
 export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, context) => {
   const render = async (
+    request: FastifyRequest,
     reply: FastifyReply,
     session: ActiveSession,
     extra: Pick<DashboardPageOptions, 'newKey' | 'keyError' | 'notice' | 'topUpError'>,
     status = 200,
   ) => {
     const accountId = session.user.accountId;
-    const [account, balance, keys, ledger, topUpRequests] = await Promise.all([
+    const now = new Date();
+    const [account, balance, keys, ledger, topUpRequests, usage] = await Promise.all([
       context.accounts.getAccount(accountId),
       context.billing.balance(accountId),
       context.accounts.listKeys(accountId),
       context.billing.listLedger(accountId, { limit: LEDGER_ROWS }),
       context.topUps.listForAccount(accountId),
+      context.billing.dailyUsage(accountId, usageSince(now)),
     ]);
     // A user's account is made with the user and never removed: its absence is a bug.
     if (!account || !balance.ok || !keys.ok || !ledger.ok)
       throw new Error('the signed-in user has no account');
     return sendPage(
       reply,
-      dashboardPage({
+      dashboardPage(webPageContext(request), {
         viewer: { kind: 'user', email: session.user.email, csrfToken: session.csrfToken },
         accountName: account.name,
         accountId,
@@ -47,6 +51,7 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
         freeUsesRemaining: balance.freeUsesRemaining,
         keys: keys.keys,
         ledger: ledger.entries,
+        usage: usageSeries(usage, now),
         topUpRequests,
         supportEmail: context.supportEmail,
         ...extra,
@@ -61,7 +66,10 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
     const { notice } = request.query as { notice?: unknown };
     const known = NOTICES.find((n) => n === notice);
     const newKey = takeNewKey(request, reply);
-    return render(reply, session, { ...(known ? { notice: known } : {}), ...(newKey ? { newKey } : {}) });
+    return render(request, reply, session, {
+      ...(known ? { notice: known } : {}),
+      ...(newKey ? { newKey } : {}),
+    });
   });
 
   /** The key a POST just created, shown once: the flash cookie is opened and cleared. */
@@ -94,9 +102,8 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
       reply.setCookie(context.cookies.flash, sealed, flashCookie(context.cookies));
       return reply.redirect('/dashboard?notice=key_created#keys-title', 303);
     }
-    const keyError =
-      created.code === 'invalid_name' ? `${created.message}.` : 'The key could not be created.';
-    return render(reply, session, { keyError }, 400);
+    const keyError = created.code === 'invalid_name' ? 'keyName' : 'keyFailed';
+    return render(request, reply, session, { keyError }, 400);
   });
 
   // Post/redirect/get: a request is recorded once however often the page is reloaded.
@@ -107,8 +114,7 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
     const tokens = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
     const made = await context.topUps.request(session.user.accountId, tokens);
     if (made.ok) return reply.redirect('/dashboard?notice=topup_requested#topup-title', 303);
-    const message = `${made.message.charAt(0).toUpperCase()}${made.message.slice(1)}.`;
-    return render(reply, session, { topUpError: { value, message } }, 400);
+    return render(request, reply, session, { topUpError: { value } }, 400);
   });
 
   app.post('/dashboard/keys/:id/revoke', async (request, reply) => {

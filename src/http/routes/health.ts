@@ -4,6 +4,7 @@ import type { ClauseCacheStats } from '../../speech/clause-cache.ts';
 import type { CheckResult } from '../../store/check-result.ts';
 import { statusPage } from '../../web/pages/status.ts';
 import { sendPage } from '../page-headers.ts';
+import { pageContext } from '../page-language.ts';
 import { type HealthBody, healthRouteSchema } from '../schemas/health.ts';
 
 /**
@@ -100,8 +101,12 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
   });
 
   // The same checks as a page, for the footer's "Service status" link.
-  app.get('/status', { schema: { hide: true }, config }, async (_request, reply) => {
+  app.get('/status', { schema: { hide: true }, config }, async (request, reply) => {
     const { checks, ready } = await status();
-    return sendPage(reply, statusPage({ ready, version: options.version, checks }), ready ? 200 : 503);
+    return sendPage(
+      reply,
+      statusPage(pageContext(request, { kind: 'unknown' }), { ready, version: options.version, checks }),
+      ready ? 200 : 503,
+    );
   });
 };

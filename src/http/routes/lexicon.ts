@@ -1,10 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LexiconInput } from '../../accounts/lexicons.ts';
 import type { ActiveSession } from '../../accounts/sessions.ts';
-import { type LexiconFormState, type LexiconNotice, lexiconPage } from '../../web/pages/lexicon.ts';
+import {
+  type LexiconFormState,
+  type LexiconNotice,
+  type LexiconProblem,
+  lexiconPage,
+} from '../../web/pages/lexicon.ts';
 import { sendPage } from '../page-headers.ts';
 import type { WebContext } from '../web.ts';
-import { formField, sessionOrSignIn } from '../web-session.ts';
+import { formField, sessionOrSignIn, webPageContext } from '../web-session.ts';
 
 const NOTICES: readonly LexiconNotice[] = ['added', 'saved', 'deleted', 'not_found'];
 
@@ -18,6 +23,12 @@ function inputOf(request: FastifyRequest): LexiconInput {
   };
 }
 
+/** A refused field as the page explains it: IPA has rules of its own. */
+function fieldProblem(field: keyof LexiconInput, input: LexiconInput): LexiconProblem {
+  if (field === 'says') return input.kind === 'ipa' ? 'saysIpa' : 'says';
+  return field;
+}
+
 /**
  * GET /dashboard/lexicon and its forms: add (POST /dashboard/lexicon), save
  * (POST /dashboard/lexicon/:id) and delete (POST /dashboard/lexicon/:id/delete). A change that
@@ -27,6 +38,7 @@ function inputOf(request: FastifyRequest): LexiconInput {
 export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context) => {
   const { lexicons } = context;
   const render = async (
+    request: FastifyRequest,
     reply: FastifyReply,
     session: ActiveSession,
     extra: { notice?: LexiconNotice; refused?: LexiconFormState },
@@ -34,7 +46,7 @@ export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context
   ) =>
     sendPage(
       reply,
-      lexiconPage({
+      lexiconPage(webPageContext(request), {
         viewer: { kind: 'user', email: session.user.email, csrfToken: session.csrfToken },
         entries: await lexicons.list(session.user.accountId),
         ...extra,
@@ -47,7 +59,7 @@ export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context
     if (!session) return reply;
     const { notice } = request.query as { notice?: unknown };
     const known = NOTICES.find((n) => n === notice);
-    return render(reply, session, known ? { notice: known } : {});
+    return render(request, reply, session, known ? { notice: known } : {});
   });
 
   app.post('/dashboard/lexicon', async (request, reply) => {
@@ -56,13 +68,13 @@ export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context
     const input = inputOf(request);
     const result = await lexicons.add(session.user.accountId, input);
     if (result.ok) return reply.redirect('/dashboard/lexicon?notice=added', 303);
-    const errors =
+    const errors: LexiconFormState['errors'] =
       result.code === 'invalid_entry'
-        ? { [result.field]: `${result.message}.` }
+        ? { [result.field]: fieldProblem(result.field, input) }
         : result.code === 'duplicate'
-          ? { phrase: `${result.message}.` }
-          : { form: `${result.message}.` };
-    return render(reply, session, { refused: { values: input, errors } }, 400);
+          ? { phrase: 'duplicate' }
+          : { form: result.code === 'full' ? 'full' : 'notSaved' };
+    return render(request, reply, session, { refused: { values: input, errors } }, 400);
   });
 
   app.post('/dashboard/lexicon/:id', async (request, reply) => {
@@ -72,12 +84,10 @@ export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context
     const result = await lexicons.update(session.user.accountId, id, inputOf(request));
     if (result.ok) return reply.redirect('/dashboard/lexicon?notice=saved', 303);
     if (result.code === 'not_found') return reply.redirect('/dashboard/lexicon?notice=not_found', 303);
-    return render(
-      reply,
-      session,
-      { refused: { values: inputOf(request), errors: { form: `${result.message}.` } } },
-      400,
-    );
+    const input = inputOf(request);
+    const problem: LexiconProblem =
+      result.code === 'invalid_entry' ? fieldProblem(result.field, input) : 'notSaved';
+    return render(request, reply, session, { refused: { values: input, errors: { form: problem } } }, 400);
   });
 
   app.post('/dashboard/lexicon/:id/delete', async (request, reply) => {

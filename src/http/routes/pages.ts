@@ -3,7 +3,7 @@ import { docsPage, parseOpenApi } from '../../web/pages/docs.ts';
 import { landingPage } from '../../web/pages/landing.ts';
 import { sendPage } from '../page-headers.ts';
 import type { WebContext } from '../web.ts';
-import { viewerOf } from '../web-session.ts';
+import { webPageContext } from '../web-session.ts';
 
 type OpenApi = ReturnType<typeof parseOpenApi>;
 
@@ -28,8 +28,7 @@ export const pageRoutes: FastifyPluginAsync<WebContext> = async (app, context) =
   app.get('/', async (request, reply) =>
     sendPage(
       reply,
-      landingPage({
-        viewer: viewerOf(request),
+      landingPage(webPageContext(request), {
         charsPerToken: context.charsPerToken,
         publicBaseUrl: context.publicBaseUrl,
         supportEmail: context.supportEmail,
@@ -40,7 +39,7 @@ export const pageRoutes: FastifyPluginAsync<WebContext> = async (app, context) =
   app.get('/docs', async (request, reply) =>
     sendPage(
       reply,
-      docsPage({ viewer: viewerOf(request), publicBaseUrl: context.publicBaseUrl, openApi: await openApi() }),
+      docsPage(webPageContext(request), { publicBaseUrl: context.publicBaseUrl, openApi: await openApi() }),
     ),
   );
 };

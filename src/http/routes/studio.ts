@@ -11,7 +11,7 @@ import { sendPage } from '../page-headers.ts';
 import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
 import { parseTtsRequest, withLexicon } from '../tts-request.ts';
 import type { WebContext } from '../web.ts';
-import { fromOwnPage, sameToken, sessionOrSignIn } from '../web-session.ts';
+import { fromOwnPage, sameToken, sessionOrSignIn, webPageContext } from '../web-session.ts';
 import { tooManySockets } from './live.ts';
 
 /** `?text=&language=` (a lexicon entry's "Hear it" link) as the studio's starting text, when valid. */
@@ -70,7 +70,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
     if (!balance.ok) throw new Error('the signed-in user has no account');
     return sendPage(
       reply,
-      studioPage({
+      studioPage(webPageContext(request), {
         viewer: { kind: 'user', email: session.user.email, csrfToken: session.csrfToken },
         balance: balance.balance,
         freeUsesRemaining: balance.freeUsesRemaining,

@@ -1,10 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { defaultStreamFormat, streamFormats } from '../../speech/audio/formats.ts';
 import { engines } from '../../speech/engines/registry.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../speech/loudness/calibration.ts';
 import { languages, voicesOf } from '../../speech/voices.ts';
+import type { SiteLanguage } from '../../web/i18n/languages.ts';
+import { translatorFor } from '../../web/i18n/translator.ts';
 import { voicesPage } from '../../web/pages/voices.ts';
 import { PAGE_HEADERS } from '../page-headers.ts';
+import { pageLanguage } from '../page-language.ts';
 import { type VoiceCatalogue, voicesRouteSchema } from '../schemas/voices.ts';
 
 export interface Limits {
@@ -63,19 +66,34 @@ export interface VoicesOptions {
   readonly charsPerToken: number;
 }
 
-/** GET /api/v1/voices.php: a readable page, or the JSON listing with `?format=json`. */
+/**
+ * GET /api/v1/voices.php: a readable page, or the JSON listing with `?format=json`. The page is
+ * the same for everyone who reads it in one language (no session is read here), so each
+ * language's copy is rendered once and may be cached like the JSON, by language.
+ */
 export const voicesRoutes: FastifyPluginAsync<VoicesOptions> = async (app, options) => {
   const catalogue = voiceCatalogue(options.limits);
-  const page = voicesPage(catalogue, { charsPerToken: options.charsPerToken }).value;
+  // Both addresses serve one page, whose language switcher comes back to the short one.
+  const pages = new Map<SiteLanguage, string>();
+  const pageFor = (request: FastifyRequest) => {
+    const t = translatorFor(pageLanguage(request));
+    let found = pages.get(t.language);
+    if (found === undefined) {
+      const context = { t, viewer: { kind: 'unknown' } as const, path: '/voices' };
+      found = voicesPage(context, catalogue, { charsPerToken: options.charsPerToken }).value;
+      pages.set(t.language, found);
+    }
+    return found;
+  };
+  const pageHeaders = { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=300' };
   // The same page for people at a short address.
-  app.get('/voices', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers({ ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=300' }).send(page),
+  app.get('/voices', { schema: { hide: true } }, async (request, reply) =>
+    reply.headers(pageHeaders).send(pageFor(request)),
   );
   app.get('/api/v1/voices.php', { schema: voicesRouteSchema(options.limits) }, async (request, reply) => {
     const { format } = request.query as { format?: unknown };
     reply.header('Cache-Control', 'public, max-age=300');
     if (format === 'json') return reply.send(catalogue);
-    // The page is the same for everyone (no session is read here), so it may be cached like the JSON.
-    return reply.headers({ ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=300' }).send(page);
+    return reply.headers(pageHeaders).send(pageFor(request));
   });
 };

@@ -248,6 +248,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008_user_language': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // The website's language the user chose, kept with them so every browser they sign in
+      // from shows it. Nullable: nobody has chosen yet, and the browser's own choice applies.
+      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

@@ -1,9 +1,10 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type {
   AccountRecord,
   AccountRepository,
   ApiKeyRecord,
   ApiKeyRepository,
+  DailyUsage,
   LedgerEntry,
   LedgerKind,
   LedgerRepository,
@@ -311,5 +312,33 @@ export class SqlLedgerRepository implements LedgerRepository {
     if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
     const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute();
     return rows.map(toLedgerEntry);
+  }
+
+  async dailyUsage(accountId: string, since: string): Promise<DailyUsage[]> {
+    // The day is the ISO time's first ten characters (times are stored as UTC ISO text), which
+    // `substr` cuts the same way in both databases. Charges are negative and their refunds
+    // positive, so their negated sum is what was charged and not given back.
+    const day = sql<string>`substr(created_at, 1, 10)`;
+    const rows = await this.#db
+      .selectFrom('ledger')
+      .select([
+        day.as('day'),
+        'language',
+        sql<number | string>`sum(case when kind in ('charge', 'refund') then -tokens else 0 end)`.as(
+          'tokens',
+        ),
+        sql<number | string | null>`sum(seconds)`.as('seconds'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', since)
+      .where('kind', 'in', ['charge', 'free_use', 'refund', 'free_use_refund'])
+      .groupBy([day, 'language'])
+      .execute();
+    return rows.map((row) => ({
+      day: row.day,
+      language: row.language,
+      tokens: toNumber(row.tokens),
+      seconds: row.seconds === null ? 0 : Number(row.seconds),
+    }));
   }
 }

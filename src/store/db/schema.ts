@@ -47,6 +47,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: string;
+  /** The website language the user chose (`rw`, `fr`, `en`), null until they choose one (migration 0007). */
+  language: string | null;
 }
 
 export interface SessionsTable {

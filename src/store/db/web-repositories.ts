@@ -18,6 +18,7 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
     email: row.email,
     passwordHash: row.password_hash,
     createdAt: row.created_at,
+    language: row.language,
   };
 }
 
@@ -60,6 +61,7 @@ export class SqlUserRepository implements UserRepository {
             email: user.email,
             password_hash: user.passwordHash,
             created_at: user.createdAt,
+            language: user.language,
           })
           .execute();
         return 'created' as const;
@@ -76,6 +78,15 @@ export class SqlUserRepository implements UserRepository {
   async findByEmail(email: string): Promise<UserRecord | undefined> {
     const row = await this.#db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     return row && toUser(row);
+  }
+
+  async setLanguage(userId: string, language: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('users')
+      .set({ language })
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }
 
@@ -115,6 +126,7 @@ export class SqlSessionRepository implements SessionRepository {
         'users.email',
         'users.password_hash',
         'users.created_at',
+        'users.language',
       ])
       .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();

@@ -10,12 +10,12 @@ for (const button of document.querySelectorAll('[data-copy]')) {
     const label = button.textContent;
     try {
       await navigator.clipboard.writeText(text);
-      button.textContent = 'Copied';
+      button.textContent = document.body.dataset.copied ?? '✓';
     } catch {
       // No clipboard permission (an insecure origin, an old browser): select it for Ctrl+C instead.
       if (target instanceof HTMLInputElement) target.select();
       else window.getSelection()?.selectAllChildren(target);
-      button.textContent = 'Press Ctrl+C';
+      button.textContent = document.body.dataset.copyFallback ?? 'Ctrl+C';
     }
     setTimeout(() => {
       button.textContent = label;
@@ -26,7 +26,7 @@ for (const button of document.querySelectorAll('[data-copy]')) {
 // Forms that undo something ask first: <form data-confirm="question">.
 for (const form of document.querySelectorAll('form[data-confirm]')) {
   form.addEventListener('submit', (event) => {
-    if (!window.confirm(form.dataset.confirm ?? 'Are you sure?')) event.preventDefault();
+    if (!window.confirm(form.dataset.confirm ?? '')) event.preventDefault();
   });
 }
 

@@ -1,6 +1,9 @@
 // The studio's live mode: text goes to the live WebSocket in pieces as it is typed or pasted
 // (pasted text word by word, at a language model's pace), each clause is spoken as soon as it is
-// complete, and Stop clears what has not been heard yet, as a voice agent does on barge-in.
+// complete, and Stop clears what has not been heard yet, as a voice agent does on barge-in. Its
+// words are messages of the page's language (`messages.js`).
+
+import { messagesOf } from './messages.js';
 
 const panel = document.getElementById('live');
 const studioForm = document.getElementById('studio-form');
@@ -33,6 +36,7 @@ function live(panel, form) {
   let pacing;
   let flushTimer;
   let frames = 0;
+  const t = messagesOf(form).text;
 
   const setState = (state, message) => {
     panel.dataset.state = state;
@@ -115,15 +119,16 @@ function live(panel, form) {
     if (message.context_id !== undefined && message.context_id !== contextId) return;
     if (message.type === 'audio') {
       play(message.audio);
-      setState('speaking', 'Speaking…');
+      setState('speaking', t('studio.live.speaking'));
     } else if (message.type === 'cleared') {
-      setState('cleared', 'Stopped. Type on to speak again.');
+      setState('cleared', t('studio.live.cleared'));
     } else if (message.type === 'done') {
       contextId = undefined;
-      setState('open', 'Done. Type on to speak again.');
+      setState('open', t('studio.live.done'));
     } else if (message.type === 'error') {
+      // The API's message is English for programs; the page says it in its own words.
       contextId = undefined;
-      setState('open', message.message);
+      setState('open', t('studio.live.error'));
     }
   }
 
@@ -136,7 +141,7 @@ function live(panel, form) {
     socket.addEventListener('open', () => {
       sent = '';
       onInput();
-      setState('open', 'Live: type, and each sentence is spoken as you finish it.');
+      setState('open', t('studio.live.open'));
       text.focus();
     });
     socket.addEventListener('message', onMessage);
@@ -145,7 +150,7 @@ function live(panel, form) {
       pacing = undefined;
       queue = [];
       contextId = undefined;
-      setState('idle', 'Live mode is off.');
+      setState('idle', t('studio.live.off'));
     });
   });
 

@@ -7,7 +7,10 @@
 // the first chunk. When the stream ends, the chunks are joined into a WAV file in the browser
 // (the same bytes the server sent, with an exact header): the element switches to that file
 // once the live playback has finished, for replay and seeking, and the download link offers it
-// (or, in another format, has the server encode it).
+// (or, in another format, has the server encode it). Every word it shows is a message of the
+// page's language (`messages.js`).
+
+import { messagesOf } from './messages.js';
 
 const form = document.getElementById('studio-form');
 if (form instanceof HTMLFormElement) studio(form);
@@ -33,6 +36,8 @@ function studio(form) {
   /** Generations kept for this tab: their blob URLs are released when they drop off the list. */
   const HISTORY_SIZE = 5;
   const data = form.dataset;
+  const words = messagesOf(form);
+  const t = words.text;
   const config = {
     csrf: data.csrf ?? '',
     charsPerToken: Number(data.charsPerToken),
@@ -52,28 +57,29 @@ function studio(form) {
   let downloadSeconds = 0;
 
   const characters = () => [...text.value.trim()].length;
-  const usd = (tokens) => `${((tokens * config.tokenCents) / 100).toFixed(2)} USD`;
-  const plural = (n, word) => `${n.toLocaleString('en-US')} ${n === 1 ? word : `${word}s`}`;
+  const usd = (tokens) => words.usd(tokens, config.tokenCents);
 
   // The same rule the server bills by (studio Kinyarwanda free, then a free generation for
   // short audio, then tokens), so the price shown is the price paid.
   function priceText(count) {
-    if (language.value === 'rw') return 'Free in the studio';
+    if (language.value === 'rw') return t('studio.script.price.free');
     if (
       account.freeUses > 0 &&
       count * (config.secondsPerCharacter[language.value] ?? Infinity) < config.freeMaxSeconds
     ) {
-      return `Uses 1 of your ${account.freeUses} free generations`;
+      return t('studio.script.price.freeUse', { count: account.freeUses });
     }
     const tokens = Math.max(1, Math.ceil(count / config.charsPerToken));
-    const cost = `${plural(tokens, 'token')} · ${usd(tokens)}`;
-    return account.balance >= tokens ? cost : `${cost} · your balance is ${plural(account.balance, 'token')}`;
+    const cost = t('studio.script.price.tokens', { tokens, price: usd(tokens) });
+    return account.balance >= tokens
+      ? cost
+      : t('studio.script.price.short', { cost, balance: account.balance });
   }
 
   // The limit shows before it bites: past it, the meter says so and Speak refuses the text whole.
   function updateMeter() {
     const count = characters();
-    byId('char-count').textContent = count.toLocaleString('en-US');
+    byId('char-count').textContent = words.number(count);
     byId('price').textContent = count === 0 ? '' : priceText(count);
     const over = count > config.maxChars;
     byId('meter').classList.toggle('meter-over', over);
@@ -82,7 +88,7 @@ function studio(form) {
   }
 
   function tooLong(count) {
-    return `This text has ${count.toLocaleString('en-US')} characters; the studio takes at most ${config.maxChars.toLocaleString('en-US')} at once. Remove some, or speak it in parts.`;
+    return t('studio.script.tooLong', { count, max: config.maxChars });
   }
 
   // The previous clip is not offered as if it were the new one once a generation is refused.
@@ -97,8 +103,11 @@ function studio(form) {
   }
 
   function showAccount() {
-    byId('balance').textContent = plural(account.balance, 'token');
-    byId('free-uses').textContent = `${account.freeUses} of ${config.freeGenerations} left`;
+    byId('balance').textContent = t('unit.tokens', { count: account.balance });
+    byId('free-uses').textContent = t('studio.freeLeft', {
+      count: account.freeUses,
+      total: config.freeGenerations,
+    });
     updateMeter();
   }
 
@@ -152,25 +161,42 @@ function studio(form) {
         account.freeUses = 0;
         showAccount();
         return [
-          `Your free generations are used up and your balance is ${plural(account.balance, 'token')}; this text needs ${plural(Number(error.tokens_needed), 'token')}. ` +
-            `Top up at least ${error.minimum_top_up} tokens (${usd(Number(error.minimum_top_up))}) to continue. Kinyarwanda stays free here.`,
-          { href: '/dashboard#topup-title', label: 'Buy tokens' },
+          t('studio.script.refused.402', {
+            balance: account.balance,
+            needed: Number(error.tokens_needed),
+            minimum: Number(error.minimum_top_up),
+            price: usd(Number(error.minimum_top_up)),
+          }),
+          { href: '/dashboard#topup-title', label: t('studio.script.refused.402.link') },
         ];
       case 401:
-        return ['Your session has ended.', { href: '/signin?next=/studio', label: 'Sign in again' }];
-      case 403:
-        return ['This page is out of date. Reload it and try again.'];
-      case 429:
         return [
-          `That is more requests than your account may make in a minute. Try again in ${response.headers.get('retry-after') ?? 'a few'} seconds.`,
+          t('studio.script.refused.401'),
+          { href: '/signin?next=/studio', label: t('studio.script.refused.401.link') },
         ];
+      case 403:
+        return [t('studio.script.refused.403')];
+      case 429: {
+        const seconds = Number(response.headers.get('retry-after'));
+        return [
+          Number.isInteger(seconds) && seconds > 0
+            ? t('studio.script.refused.429', { seconds })
+            : t('studio.script.refused.429.soon'),
+        ];
+      }
       case 503:
-        return ['The voices are still starting up. Try again in a few seconds.'];
+        return [t('studio.script.refused.503')];
       case 400:
-        return [`This text cannot be spoken: ${error.message ?? 'check it and try again'}.`];
+        // The API's message is English for programs; the page says it by code.
+        if (error.code === 'input_too_long') return [tooLong(characters())];
+        return [
+          t(error.code === 'input_required' ? 'studio.script.refused.input' : 'studio.script.refused.text'),
+        ];
       default:
         return [
-          `Something went wrong on our side. Please try again${error.request_id ? ` (request ${error.request_id})` : ''}.`,
+          error.request_id
+            ? t('studio.script.refused.serverId', { id: error.request_id })
+            : t('studio.script.refused.server'),
         ];
     }
   }
@@ -308,13 +334,11 @@ function studio(form) {
   // or billed again), and the file comes back as a download.
   async function downloadAs(format) {
     if (downloadSeconds > config.maxDownloadSeconds) {
-      showError(
-        `Audio longer than ${Math.round(config.maxDownloadSeconds / 60)} minutes downloads as WAV only.`,
-      );
+      showError(t('studio.script.download.tooLong', { minutes: Math.round(config.maxDownloadSeconds / 60) }));
       return;
     }
     const name = download.download.replace(/\.wav$/, `.${format}`);
-    setStatus(`Preparing ${name}…`);
+    setStatus(t('studio.script.download.preparing', { name }));
     try {
       const response = await fetch(`/studio/download?format=${format}`, {
         method: 'POST',
@@ -322,8 +346,7 @@ function studio(form) {
         body: downloadWav,
       });
       if (!response.ok) {
-        const body = await response.json().catch(() => ({}));
-        showError(body.error?.message ?? 'The file could not be made. Please try again.');
+        showError(t('studio.script.download.failed'));
         return;
       }
       const url = URL.createObjectURL(await response.blob());
@@ -332,9 +355,9 @@ function studio(form) {
       link.download = name;
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      setStatus(`Downloaded ${name}.`);
+      setStatus(t('studio.script.download.done', { name }));
     } catch {
-      showError('The file could not be made. Please try again.');
+      showError(t('studio.script.download.failed'));
     }
   }
 
@@ -352,11 +375,11 @@ function studio(form) {
     audio.controls = true;
     audio.preload = 'none';
     audio.src = url;
-    audio.setAttribute('aria-label', `Replay: ${label}`);
+    audio.setAttribute('aria-label', t('studio.script.history.replay', { label }));
     const link = document.createElement('a');
     link.href = url;
     link.download = 'ijwi.wav';
-    link.textContent = 'Download';
+    link.textContent = t('studio.script.history.download');
     link.className = 'btn btn-ghost btn-small';
     item.append(title, audio, link);
     item.dataset.url = url;
@@ -379,7 +402,7 @@ function studio(form) {
     speak.disabled = false;
     form.removeAttribute('aria-busy');
     setState('stopped');
-    setStatus('Stopped.');
+    setStatus(t('studio.script.state.stopped'));
   });
 
   form.addEventListener('submit', async (event) => {
@@ -387,7 +410,7 @@ function studio(form) {
     errorBox.hidden = true;
     const input = text.value.trim();
     if (input.length === 0) {
-      showError('Type some text to speak first.');
+      showError(t('studio.script.empty'));
       text.focus();
       return;
     }
@@ -408,7 +431,7 @@ function studio(form) {
     };
     busy(true);
     setState('requesting');
-    setStatus('Generating…');
+    setStatus(t('studio.script.state.generating'));
     try {
       const response = await fetch('/studio/tts', {
         method: 'POST',
@@ -423,7 +446,7 @@ function studio(form) {
         forgetClip();
         showError(message, link);
         setState('refused');
-        setStatus('Not generated.');
+        setStatus(t('studio.script.state.notGenerated'));
         return;
       }
       account.balance = Number(response.headers.get('x-voice-token-balance') ?? account.balance);
@@ -433,7 +456,7 @@ function studio(form) {
         response.body,
         () => {
           setState('streaming');
-          setStatus('Playing… still generating.');
+          setStatus(t('studio.script.state.streaming'));
         },
         (at, arrived) => showProgress(at, arrived, true),
       );
@@ -446,9 +469,9 @@ function studio(form) {
       download.href = downloadUrl;
       download.download = `ijwi-${language.value}-${option.textContent?.split(' ')[0]?.toLowerCase() ?? 'voice'}.wav`;
       downloadBox.hidden = false;
-      setStatus(`Generated ${seconds.toFixed(1)} s of audio. Playing…`);
+      setStatus(t('studio.script.state.generated', { seconds }));
       remember(
-        `${option.textContent?.split(' ')[0] ?? 'Voice'}: ${input.slice(0, 40)}${input.length > 40 ? '…' : ''}`,
+        `${option.textContent?.split(' ')[0] ?? ''}: ${input.slice(0, 40)}${input.length > 40 ? '…' : ''}`,
         URL.createObjectURL(wav),
         seconds,
       );
@@ -460,13 +483,13 @@ function studio(form) {
       stop.disabled = true;
       showProgress(0, seconds);
       setState('done');
-      setStatus(`Done: ${seconds.toFixed(1)} s of audio. Press play to hear it again, or download it.`);
+      setStatus(t('studio.script.state.done', { seconds }));
     } catch {
       if (session.controller.signal.aborted) return;
       session.stop();
-      showError('The connection was lost before the audio was complete. Please try again.');
+      showError(t('studio.script.state.lost'));
       setState('failed');
-      setStatus('Not finished.');
+      setStatus(t('studio.script.state.notFinished'));
     } finally {
       if (current === session) busy(false);
     }

@@ -1,99 +1,149 @@
+import { MAX_NAME_LENGTH } from '../../accounts/accounts.ts';
 import { FREE_GENERATIONS } from '../../accounts/billing.ts';
-import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { page, type Viewer } from '../layout.ts';
+import type { MessageKey } from '../i18n/catalogue.ts';
+import type { Translator } from '../i18n/translator.ts';
+import { type PageContext, page, type Viewer } from '../layout.ts';
 
-/** What a sign-in or sign-up form shows again after a refusal: the message and the fields typed (never the password). */
+// The forms are for people not signed in: their header offers sign-in and sign-up.
+const visitor: Viewer = { kind: 'visitor' };
+
+/** Why a field of the sign-up form was refused. */
+export type FieldProblem =
+  | 'nameLength'
+  | 'emailMissing'
+  | 'emailInvalid'
+  | 'emailTaken'
+  | 'passwordShort'
+  | 'passwordLong';
+
+type Field = 'name' | 'email' | 'password';
+
+/** What a sign-in or sign-up form shows again after a refusal: why, and the fields typed (never the password). */
 export interface AuthFormState {
   readonly csrfToken: string;
-  readonly error?: string;
+  /** Sign-in: the email and password match no account. */
+  readonly credentialsRefused?: boolean;
   /** Each field's problem, shown beside it. */
-  readonly problems?: Readonly<Partial<Record<'name' | 'email' | 'password', string>>>;
+  readonly problems?: Readonly<Partial<Record<Field, FieldProblem>>>;
   readonly email?: string;
   readonly name?: string;
   /** Where to go after signing in: a local path. */
   readonly next?: string;
 }
 
-const visitor: Viewer = { kind: 'visitor' };
+const PROBLEMS: Readonly<Record<FieldProblem, MessageKey>> = {
+  nameLength: 'signup.problem.nameLength',
+  emailMissing: 'signup.problem.emailMissing',
+  emailInvalid: 'signup.problem.emailInvalid',
+  emailTaken: 'signup.problem.emailTaken',
+  passwordShort: 'signup.problem.passwordShort',
+  passwordLong: 'signup.problem.passwordLong',
+};
 
-function errorBox(error: string | undefined): SafeHtml {
-  return error === undefined
+function problemText(t: Translator, problem: FieldProblem): string {
+  return t.text(PROBLEMS[problem], {
+    max: MAX_NAME_LENGTH,
+    min: MIN_PASSWORD_LENGTH,
+    maxPassword: MAX_PASSWORD_LENGTH,
+  });
+}
+
+/** The summary above the form: the one problem in full, or how many fields need correcting. */
+function errorBox(t: Translator, state: AuthFormState): SafeHtml {
+  const problems = Object.values(state.problems ?? {});
+  const [first] = problems;
+  const message = state.credentialsRefused
+    ? t.text('signin.error.credentials')
+    : problems.length > 1
+      ? t.text('signup.error.fields', { count: problems.length })
+      : first === undefined
+        ? undefined
+        : problemText(t, first);
+  return message === undefined
     ? html``
-    : html`<div class="alert alert-error" role="alert" id="form-error"><p>${error}</p></div>`;
+    : html`<div class="alert alert-error" role="alert" id="form-error"><p>${message}</p></div>`;
 }
 
 /** A field's problem beside it, and the attributes that tie the two together for screen readers. */
-function problemOf(state: AuthFormState, field: 'name' | 'email' | 'password', describedBy?: string) {
+function problemOf(t: Translator, state: AuthFormState, field: Field, describedBy?: string) {
   const problem = state.problems?.[field];
   const ids = [describedBy, problem ? `${field}-error` : undefined].filter(Boolean).join(' ');
   return {
     attributes: html`${problem ? html` aria-invalid="true"` : ''}${ids ? html` aria-describedby="${ids}"` : ''}`,
     message: problem
-      ? html`<p class="error-text" id="${field}-error">${problem.charAt(0).toUpperCase()}${problem.slice(1)}.</p>`
+      ? html`<p class="error-text" id="${field}-error">${problemText(t, problem)}</p>`
       : html``,
   };
 }
 
 /** The sign-up page: a name, an email and a password make an account and its user. */
-export function signUpPage(state: AuthFormState): SafeHtml {
-  const name = problemOf(state, 'name');
-  const email = problemOf(state, 'email');
-  const password = problemOf(state, 'password', 'password-hint');
+export function signUpPage(context: PageContext, state: AuthFormState): SafeHtml {
+  const { t } = context;
+  const name = problemOf(t, state, 'name');
+  const email = problemOf(t, state, 'email');
+  const password = problemOf(t, state, 'password', 'password-hint');
   const main = html`<section class="auth">
   <div class="auth-card card">
-    <h1>Create your account</h1>
-    <p class="muted">Hear every voice in the studio, get an API key, and start with ${FREE_GENERATIONS} free generations.
-      Kinyarwanda is always free in the studio.</p>
-    ${errorBox(state.error)}
+    <h1>${t.text('signup.title')}</h1>
+    <p class="muted">${t.text('signup.lede', { free: FREE_GENERATIONS })}</p>
+    ${errorBox(t, state)}
     <form method="post" action="/signup" class="stack" novalidate>
       <input type="hidden" name="_csrf" value="${state.csrfToken}">
       <div class="field">
-        <label for="name">Name or organisation</label>
-        <input id="name" name="name" type="text" autocomplete="organization" required maxlength="200" value="${state.name ?? ''}"${name.attributes}>
+        <label for="name">${t.text('signup.name')}</label>
+        <input id="name" name="name" type="text" autocomplete="organization" required maxlength="${MAX_NAME_LENGTH}" value="${state.name ?? ''}"${name.attributes}>
         ${name.message}
       </div>
       <div class="field">
-        <label for="email">Email</label>
+        <label for="email">${t.text('auth.email')}</label>
         <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${state.email ?? ''}"${email.attributes}>
         ${email.message}
       </div>
       <div class="field">
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="256"${password.attributes}>
+        <label for="password">${t.text('auth.password')}</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="${MAX_PASSWORD_LENGTH}"${password.attributes}>
         ${password.message}
-        <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong password you can remember.</p>
+        <p class="hint" id="password-hint">${t.text('signup.passwordHint', { min: MIN_PASSWORD_LENGTH })}</p>
       </div>
-      <button type="submit" class="btn btn-primary btn-block">Create account</button>
+      <button type="submit" class="btn btn-primary btn-block">${t.text('signup.submit')}</button>
     </form>
-    <p class="auth-switch">Already have an account? <a href="/signin">Sign in</a></p>
+    <p class="auth-switch">${t.rich('signup.haveAccount', { link: (words) => html`<a href="/signin">${words}</a>` })}</p>
   </div>
 </section>`;
-  return page({ title: 'Create your account · Ijwi', viewer: visitor, section: 'signup', main });
+  return page(
+    { ...context, viewer: visitor },
+    { title: t.text('signup.pageTitle'), section: 'signup', main },
+  );
 }
 
 /** The sign-in page. */
-export function signInPage(state: AuthFormState): SafeHtml {
+export function signInPage(context: PageContext, state: AuthFormState): SafeHtml {
+  const { t } = context;
   const main = html`<section class="auth">
   <div class="auth-card card">
-    <h1>Sign in</h1>
-    <p class="muted" lang="rw">Murakaza neza! <span lang="en">Welcome back.</span></p>
-    ${errorBox(state.error)}
+    <h1>${t.text('signin.title')}</h1>
+    <p class="muted">${t.text('signin.welcome')}</p>
+    ${errorBox(t, state)}
     <form method="post" action="/signin" class="stack" novalidate>
       <input type="hidden" name="_csrf" value="${state.csrfToken}">
       ${state.next ? html`<input type="hidden" name="next" value="${state.next}">` : ''}
       <div class="field">
-        <label for="email">Email</label>
+        <label for="email">${t.text('auth.email')}</label>
         <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${state.email ?? ''}">
       </div>
       <div class="field">
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
+        <label for="password">${t.text('auth.password')}</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="${MAX_PASSWORD_LENGTH}">
       </div>
-      <button type="submit" class="btn btn-primary btn-block">Sign in</button>
+      <button type="submit" class="btn btn-primary btn-block">${t.text('signin.submit')}</button>
     </form>
-    <p class="auth-switch">New to Ijwi? <a href="/signup">Create an account</a></p>
+    <p class="auth-switch">${t.rich('signin.new', { link: (words) => html`<a href="/signup">${words}</a>` })}</p>
   </div>
 </section>`;
-  return page({ title: 'Sign in · Ijwi', viewer: visitor, section: 'signin', main });
+  return page(
+    { ...context, viewer: visitor },
+    { title: t.text('signin.pageTitle'), section: 'signin', main },
+  );
 }

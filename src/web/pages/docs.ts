@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { html, type SafeHtml } from '../html.ts';
-import { page, type Viewer } from '../layout.ts';
+import type { MessageKey } from '../i18n/catalogue.ts';
+import type { Translator } from '../i18n/translator.ts';
+import { type PageContext, page } from '../layout.ts';
 
 // The parts of an OpenAPI 3 document the page reads. Loose on purpose: the document has more,
 // and a field this page does not know must not stop it from rendering the rest.
@@ -74,28 +76,22 @@ type OpenApiDocument = z.infer<typeof openApiDocument>;
 type Operation = z.infer<typeof operation>;
 
 // The live protocol in brief (api-v1.md, "Live streaming over WebSocket"; the README has it whole).
-const LIVE_CLIENT_MESSAGES: readonly (readonly [string, string])[] = [
+const LIVE_CLIENT_MESSAGES: readonly (readonly [string, MessageKey])[] = [
   [
     '{"type":"text","context_id":"t1","text":"Hello, ","language":"en","format":"mulaw_8k"}',
-    'adds text; the first opens the context with its voice and format',
+    'docs.live.send.text',
   ],
-  ['{"type":"flush","context_id":"t1"}', 'speak what waits now, clause complete or not'],
-  ['{"type":"end","context_id":"t1"}', 'no more text: speak the rest, then done'],
-  ['{"type":"clear","context_id":"t1"}', 'the caller interrupted: drop every frame not yet sent'],
-  ['{"type":"close"}', 'end every context, then close'],
+  ['{"type":"flush","context_id":"t1"}', 'docs.live.send.flush'],
+  ['{"type":"end","context_id":"t1"}', 'docs.live.send.end'],
+  ['{"type":"clear","context_id":"t1"}', 'docs.live.send.clear'],
+  ['{"type":"close"}', 'docs.live.send.close'],
 ];
-const LIVE_SERVER_MESSAGES: readonly (readonly [string, string])[] = [
-  [
-    '{"type":"audio","context_id":"t1","seq":0,"audio":"…","ttfa_ms":12}',
-    'whole 20 ms frames, base64, in order',
-  ],
-  ['{"type":"words","context_id":"t1","words":[…]}', 'timings of words already sent'],
-  [
-    '{"type":"done","context_id":"t1","seconds":2.31,"billing":{…}}',
-    'the reply is finished, and what it cost',
-  ],
-  ['{"type":"cleared","context_id":"t1"}', 'nothing of the dropped text follows'],
-  ['{"type":"error","context_id":"t1","code":"…","message":"…"}', 'this context ended; the others go on'],
+const LIVE_SERVER_MESSAGES: readonly (readonly [string, MessageKey])[] = [
+  ['{"type":"audio","context_id":"t1","seq":0,"audio":"…","ttfa_ms":12}', 'docs.live.receive.audio'],
+  ['{"type":"words","context_id":"t1","words":[…]}', 'docs.live.receive.words'],
+  ['{"type":"done","context_id":"t1","seconds":2.31,"billing":{…}}', 'docs.live.receive.done'],
+  ['{"type":"cleared","context_id":"t1"}', 'docs.live.receive.cleared'],
+  ['{"type":"error","context_id":"t1","code":"…","message":"…"}', 'docs.live.receive.error'],
 ];
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'] as const;
@@ -129,55 +125,67 @@ function inline(text: string | undefined): SafeHtml {
   return html`${(text ?? '').split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part))}`;
 }
 
-function fieldsTable(schema: JsonSchema | undefined, doc: OpenApiDocument): SafeHtml {
+function fieldsTable(t: Translator, schema: JsonSchema | undefined, doc: OpenApiDocument): SafeHtml {
   const s = resolve(schema, doc);
   const properties = Object.entries(s?.properties ?? {});
   if (properties.length === 0) return html``;
   const required = new Set(s?.required ?? []);
+  const column = {
+    field: t.text('docs.reference.field'),
+    type: t.text('docs.reference.type'),
+    required: t.text('docs.reference.required'),
+    description: t.text('docs.reference.description'),
+  };
   return html`<div class="table-wrap"><table class="table table-stack">
-  <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead>
+  <thead><tr><th scope="col">${column.field}</th><th scope="col">${column.type}</th><th scope="col">${column.required}</th><th scope="col">${column.description}</th></tr></thead>
   <tbody>${properties.map(([name, field]) => {
     const resolved = resolve(field, doc);
     const fallback =
       resolved?.default === undefined
         ? ''
-        : html` <span class="muted">Default: <code>${JSON.stringify(resolved.default)}</code>.</span>`;
-    return html`<tr><td data-label="Field"><code class="nowrap">${name}</code></td><td data-label="Type">${typeOf(field, doc)}</td><td data-label="Required">${required.has(name) ? 'yes' : 'no'}</td><td data-label="Description">${inline(resolved?.description)}${fallback}</td></tr>`;
+        : html` <span class="muted">${t.rich('docs.reference.default', { value: html`<code>${JSON.stringify(resolved.default)}</code>` })}</span>`;
+    return html`<tr><td data-label="${column.field}"><code class="nowrap">${name}</code></td><td data-label="${column.type}"><code>${typeOf(field, doc)}</code></td><td data-label="${column.required}">${t.text(required.has(name) ? 'common.yes' : 'common.no')}</td><td data-label="${column.description}"><span lang="en">${inline(resolved?.description)}</span>${fallback}</td></tr>`;
   })}</tbody>
 </table></div>`;
 }
 
-function operationSection(path: string, method: string, op: Operation, doc: OpenApiDocument): SafeHtml {
+function operationSection(
+  t: Translator,
+  path: string,
+  method: string,
+  op: Operation,
+  doc: OpenApiDocument,
+): SafeHtml {
   const body = op.requestBody?.content?.['application/json']?.schema;
   const parameters = op.parameters ?? [];
   const responses = Object.entries(op.responses ?? {});
   return html`<section class="card endpoint" id="${endpointAnchor(path)}" aria-labelledby="${endpointAnchor(path)}-title">
-  <h3 id="${endpointAnchor(path)}-title"><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h3>
-  ${op.summary ? html`<p class="endpoint-summary">${inline(op.summary)}</p>` : ''}
-  ${op.description ? html`<p class="endpoint-description">${inline(op.description)}</p>` : ''}
+  <h3 id="${endpointAnchor(path)}-title"><span class="method method-${method}" translate="no">${method.toUpperCase()}</span> <code>${path}</code></h3>
+  ${op.summary ? html`<p class="endpoint-summary" lang="en">${inline(op.summary)}</p>` : ''}
+  ${op.description ? html`<p class="endpoint-description" lang="en">${inline(op.description)}</p>` : ''}
   ${
     parameters.length > 0
-      ? html`<h4>Parameters</h4><ul class="plain-list">${parameters.map(
+      ? html`<h4>${t.text('docs.reference.parameters')}</h4><ul class="plain-list">${parameters.map(
           (p) =>
-            html`<li><code>${p.name}</code> <span class="muted">(${p.in}${p.required ? ', required' : ''})</span> ${inline(p.description)}</li>`,
+            html`<li><code>${p.name}</code> <span class="muted">${t.rich(p.required ? 'docs.reference.inRequired' : 'docs.reference.in', { in: html`<code>${p.in}</code>` })}</span> <span lang="en">${inline(p.description)}</span></li>`,
         )}</ul>`
       : ''
   }
-  ${body ? html`<h4>JSON body</h4>${fieldsTable(body, doc)}` : ''}
+  ${body ? html`<h4>${t.text('docs.reference.body')}</h4>${fieldsTable(t, body, doc)}` : ''}
   ${
     responses.length > 0
-      ? html`<h4>Responses</h4><ul class="responses">${responses.map(
+      ? html`<h4>${t.text('docs.reference.responses')}</h4><ul class="responses">${responses.map(
           ([status, response]) =>
-            html`<li class="response"><span class="status-code status-${status.charAt(0)}xx">${status}</span> <span>${inline(response.description)}</span></li>`,
+            html`<li class="response"><span class="status-code status-${status.charAt(0)}xx">${status}</span> <span lang="en">${inline(response.description)}</span></li>`,
         )}</ul>`
       : ''
   }
 </section>`;
 }
 
-function codeBlock(id: string, title: string, code: string): SafeHtml {
+function codeBlock(t: Translator, id: string, title: string, code: string): SafeHtml {
   return html`<div class="code-block card-dark">
-  <div class="code-head"><p class="code-title">${title}</p><button type="button" class="btn btn-small btn-on-dark" data-copy="${id}">Copy</button></div>
+  <div class="code-head"><p class="code-title"><code>${title}</code></p><button type="button" class="btn btn-small btn-on-dark" data-copy="${id}">${t.text('common.copy')}</button></div>
   <pre><code id="${id}">${code}</code></pre>
 </div>`;
 }
@@ -204,15 +212,18 @@ export function parseOpenApi(value: unknown): OpenApiDocument | undefined {
 /**
  * The API docs page: quick start with copyable curl calls for both TTS endpoints, then a
  * reference of every endpoint rendered from the OpenAPI document (`undefined` while the service
- * has none: the page then says so instead of the reference).
+ * has none: the page then says so instead of the reference). The page's prose is in the reader's
+ * language; code, field names and curl calls are the API's and stay as they are, and so do the
+ * OpenAPI document's own descriptions (English, marked so), which the reference shows as published.
  */
-export function docsPage(options: {
-  viewer: Viewer;
-  publicBaseUrl: string;
-  openApi: OpenApiDocument | undefined;
-}): SafeHtml {
+export function docsPage(
+  context: PageContext,
+  options: { publicBaseUrl: string; openApi: OpenApiDocument | undefined },
+): SafeHtml {
+  const { t } = context;
   const { openApi } = options;
   const examples = curlExamples(options.publicBaseUrl);
+  const code = (text: string) => html`<code>${text}</code>`;
   const operations = openApi
     ? Object.entries(openApi.paths)
         .sort(([a], [b]) => {
@@ -223,89 +234,93 @@ export function docsPage(options: {
           METHODS.flatMap((method) => {
             const parsed = operation.safeParse(item[method]);
             return item[method] !== undefined && parsed.success
-              ? [operationSection(path, method, parsed.data, openApi)]
+              ? [operationSection(t, path, method, parsed.data, openApi)]
               : [];
           }),
         )
     : [];
+  const liveTable = (rows: typeof LIVE_CLIENT_MESSAGES, heading: MessageKey) => {
+    const [first, meaning] = [t.text(heading), t.text('docs.live.meaning')];
+    return html`<div class="table-wrap"><table class="table table-stack">
+          <thead><tr><th scope="col">${first}</th><th scope="col">${meaning}</th></tr></thead>
+          <tbody>
+            ${rows.map(([message, words]) => html`<tr><td data-label="${first}"><code>${message}</code></td><td data-label="${meaning}">${t.text(words)}</td></tr>`)}
+          </tbody>
+        </table></div>`;
+  };
   const main = html`<section class="page-head">
   <div class="container page-head-inner">
     <div>
-      <h1>API docs</h1>
-      <p class="muted">${openApi ? html`${openApi.info.title}, version ${openApi.info.version}. ` : ''}Every path lives under <code>/api/v1/</code> and will not change.
-        The machine-readable document: <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>.</p>
+      <h1>${t.text('docs.title')}</h1>
+      <p class="muted">${openApi ? html`<span>${t.rich('docs.version', { title: html`<span translate="no">${openApi.info.title}</span>`, version: code(openApi.info.version) })}</span> ` : ''}<span>${t.rich('docs.lede', { prefix: code('/api/v1/'), document: html`<a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>` })}</span></p>
     </div>
-    <a class="btn btn-primary" href="/dashboard">Get an API key</a>
+    <a class="btn btn-primary" href="/dashboard">${t.text('docs.getKey')}</a>
   </div>
 </section>
 <section class="section section-tight">
   <div class="container docs-layout">
-    <nav class="docs-nav card" aria-label="On this page">
+    <nav class="docs-nav card" aria-label="${t.text('docs.onThisPage')}">
       <ul class="plain-list">
-        <li><a href="#quick-start">Quick start</a></li>
-        <li><a href="#authentication">Authentication</a></li>
-        <li><a href="#billing">Prices and limits</a></li>
-        <li><a href="#live">Live WebSocket</a></li>
-        <li><a href="#reference">Reference</a></li>
+        <li><a href="#quick-start">${t.text('docs.quickStart')}</a></li>
+        <li><a href="#authentication">${t.text('docs.authentication')}</a></li>
+        <li><a href="#billing">${t.text('docs.billing')}</a></li>
+        <li><a href="#live">${t.text('docs.live')}</a></li>
+        <li><a href="#reference">${t.text('docs.reference')}</a></li>
       </ul>
     </nav>
     <div class="stack-lg docs-main">
       <section id="quick-start" class="stack">
-        <h2>Quick start</h2>
-        <p>Create a key in your <a href="/dashboard">dashboard</a>, then put it in a variable: <code>export IJWI_KEY=ijwi_sk_…</code></p>
-        <h3 id="example-file">A WAV file, by URL</h3>
-        <p>The reply is JSON with <code>output_url</code>, the duration and what was billed. Files are kept for 24 hours.</p>
-        ${codeBlock('curl-tts', 'POST /api/v1/tts.php', examples.file)}
-        <h3 id="example-stream">Live audio for a phone call</h3>
-        <p>The audio arrives in 20 ms frames while it is being spoken; <code>-D -</code> shows the headers, with
-          <code>X-Voice-Ttfa-Ms</code> (time to first audio) and the billing outcome.</p>
-        ${codeBlock('curl-tts-stream', 'POST /api/v1/tts-stream.php', examples.stream)}
+        <h2>${t.text('docs.quickStart')}</h2>
+        <p>${t.rich('docs.quickStart.key', { dashboard: (words) => html`<a href="/dashboard">${words}</a>`, export: code('export IJWI_KEY=ijwi_sk_…') })}</p>
+        <h3 id="example-file">${t.text('docs.quickStart.file')}</h3>
+        <p>${t.rich('docs.quickStart.fileText', { url: code('output_url') })}</p>
+        ${codeBlock(t, 'curl-tts', 'POST /api/v1/tts.php', examples.file)}
+        <h3 id="example-stream">${t.text('docs.quickStart.stream')}</h3>
+        <p>${t.rich('docs.quickStart.streamText', { headers: code('-D -'), ttfa: code('X-Voice-Ttfa-Ms') })}</p>
+        ${codeBlock(t, 'curl-tts-stream', 'POST /api/v1/tts-stream.php', examples.stream)}
       </section>
       <section id="authentication" class="stack">
-        <h2>Authentication</h2>
-        <p>Send your key as <code>Authorization: Bearer &lt;key&gt;</code> or <code>X-Voice-Api-Key: &lt;key&gt;</code>. Keys start
-          with <code>ijwi_sk_</code> and end in a checksum, so a mistyped key is refused at once. A missing, unknown or
-          revoked key gets <code>401</code>.</p>
+        <h2>${t.text('docs.authentication')}</h2>
+        <p>${t.rich('docs.authentication.text', {
+          bearer: code('Authorization: Bearer <key>'),
+          header: code('X-Voice-Api-Key: <key>'),
+          prefix: code('ijwi_sk_'),
+          status: code('401'),
+        })}</p>
       </section>
       <section id="billing" class="stack">
-        <h2>Prices and limits</h2>
-        <p>See the <a href="/#pricing-title">prices</a> and the <a href="/api/v1/voices.php">voices page</a> for the token rule,
-          the free generations and the limits. Not enough tokens gets <code>402</code> with <code>balance</code>,
-          <code>tokens_needed</code> and <code>minimum_top_up</code> in the error; too many requests get <code>429</code>
-          with <code>Retry-After</code>.</p>
+        <h2>${t.text('docs.billing')}</h2>
+        <p>${t.rich('docs.billing.text', {
+          prices: (words) => html`<a href="/#pricing-title">${words}</a>`,
+          voices: (words) => html`<a href="/api/v1/voices.php">${words}</a>`,
+          payment: code('402'),
+          balance: code('balance'),
+          needed: code('tokens_needed'),
+          minimum: code('minimum_top_up'),
+          limited: code('429'),
+          retry: code('Retry-After'),
+        })}</p>
       </section>
       <section id="live" class="stack">
-        <h2>Live WebSocket</h2>
-        <p>For voice agents whose reply comes from a language model word by word: connect to
-          <code>${options.publicBaseUrl.replace(/^http/, 'ws')}/api/v1/tts-live</code> with your key in the headers (or send
-          <code>{"type": "auth", "api_key": "…"}</code> first), send text as it is produced, and get audio as soon as a
-          clause is complete. Every message is JSON; a connection carries up to 5 contexts, one spoken reply each.</p>
-        <div class="table-wrap"><table class="table table-stack">
-          <thead><tr><th scope="col">You send</th><th scope="col">Meaning</th></tr></thead>
-          <tbody>
-            ${LIVE_CLIENT_MESSAGES.map(([message, meaning]) => html`<tr><td data-label="You send"><code>${message}</code></td><td data-label="Meaning">${meaning}</td></tr>`)}
-          </tbody>
-        </table></div>
-        <div class="table-wrap"><table class="table table-stack">
-          <thead><tr><th scope="col">You receive</th><th scope="col">Meaning</th></tr></thead>
-          <tbody>
-            ${LIVE_SERVER_MESSAGES.map(([message, meaning]) => html`<tr><td data-label="You receive"><code>${message}</code></td><td data-label="Meaning">${meaning}</td></tr>`)}
-          </tbody>
-        </table></div>
-        <p>A context is billed as one stream request of all the text it spoke, never more, and counts as one request
-          of the rate limit. The README has the full rules and clients in Node and Python.</p>
+        <h2>${t.text('docs.live')}</h2>
+        <p>${t.rich('docs.live.text', {
+          url: code(`${options.publicBaseUrl.replace(/^http/, 'ws')}/api/v1/tts-live`),
+          auth: code('{"type": "auth", "api_key": "…"}'),
+        })}</p>
+        ${liveTable(LIVE_CLIENT_MESSAGES, 'docs.live.send')}
+        ${liveTable(LIVE_SERVER_MESSAGES, 'docs.live.receive')}
+        <p>${t.text('docs.live.billing')}</p>
       </section>
       <section id="reference" class="stack">
-        <h2>Reference</h2>
+        <h2>${t.text('docs.reference')}</h2>
         ${
           operations.length > 0
-            ? operations
-            : html`<div class="alert alert-warning"><p>The endpoint reference is not available right now. The
-                README describes every endpoint.</p></div>`
+            ? html`${t.language === 'en' ? '' : html`<p class="muted">${t.text('docs.reference.english')}</p>`}<div id="reference-operations">${operations}</div>`
+            : html`<div class="alert alert-warning"><p>${t.text('docs.reference.missing')}</p></div>`
         }
       </section>
     </div>
   </div>
 </section>`;
-  return page({ title: 'API docs · Ijwi', viewer: options.viewer, section: 'docs', main });
+  return page(context, { title: t.text('docs.pageTitle'), section: 'docs', main });
 }

@@ -1,13 +1,11 @@
 import { html, type SafeHtml } from '../html.ts';
-import { page, type Viewer } from '../layout.ts';
+import { type PageContext, page } from '../layout.ts';
 
-/** A page that only explains something: a refused form, too many attempts. */
-export function messagePage(options: {
-  viewer: Viewer;
-  title: string;
-  message: string;
-  action: { href: string; label: string };
-}): SafeHtml {
+/** A page that only explains something: a refused form, too many attempts. Its words come translated. */
+export function messagePage(
+  context: PageContext,
+  options: { title: string; message: string; action: { href: string; label: string } },
+): SafeHtml {
   const main = html`<section class="auth">
   <div class="auth-card card">
     <h1>${options.title}</h1>
@@ -15,5 +13,9 @@ export function messagePage(options: {
     <p><a class="btn btn-primary" href="${options.action.href}">${options.action.label}</a></p>
   </div>
 </section>`;
-  return page({ title: `${options.title} · Ijwi`, viewer: options.viewer, section: 'none', main });
+  return page(context, {
+    title: context.t.text('common.pageTitle', { page: options.title }),
+    section: 'none',
+    main,
+  });
 }

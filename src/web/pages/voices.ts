@@ -1,8 +1,9 @@
 import { FREE_GENERATIONS, MINIMUM_TOP_UP } from '../../accounts/billing.ts';
 import { engines } from '../../speech/engines/registry.ts';
-import { usd } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { page } from '../layout.ts';
+import type { Translator } from '../i18n/translator.ts';
+import { type PageContext, page } from '../layout.ts';
+import { engineMethodKey, genderName, groupName, languageName } from '../words.ts';
 
 /** The parts of the voices listing (`?format=json`) the page shows. */
 export interface VoiceCatalogueView {
@@ -45,38 +46,35 @@ export interface VoiceCatalogueView {
   };
 }
 
-const GROUP_NAMES: Readonly<Record<string, string>> = {
-  kinyarwanda: 'Kinyarwanda',
-  'us-english': 'US English',
-  'african-english': 'African English',
-  french: 'French',
-};
-
-/** A voice group as people say it: "us-english" is "US English". */
-function groupName(group: string): string {
-  return GROUP_NAMES[group] ?? group.replace(/-/g, ' ');
-}
-
-const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-
 type VoiceView = VoiceCatalogueView['languages'][number]['voices'][number];
 
 /** How a voice is made, for people: the engine's method, or the neural voice pack that speaks it. */
-function madeBy(v: VoiceView): SafeHtml {
+function madeBy(t: Translator, v: VoiceView): SafeHtml {
   const engine = engines[v.engine];
-  if (!v.voice_pack) return html`${capitalised(engine.method)} (${engine.name}).`;
-  return html`Neural voice: ${v.voice_pack.speaker} of ${v.voice_pack.name} (${engine.name}). ${v.voice_pack.attribution}`;
+  const name = html`<span translate="no">${engine.name}</span>`;
+  if (!v.voice_pack)
+    return t.rich('voices.madeBy.engine', { method: t.text(engineMethodKey[v.engine]), engine: name });
+  // The pack's own names and attribution are its publisher's words, shown as they are.
+  return t.rich('voices.madeBy.pack', {
+    speaker: html`<span translate="no">${v.voice_pack.speaker}</span>`,
+    pack: html`<span translate="no">${v.voice_pack.name}</span>`,
+    engine: name,
+    attribution: html`<span translate="no">${v.voice_pack.attribution}</span>`,
+  });
 }
 
-/** What a licence says of commercial use, when it forbids it or nobody knows. */
-const COMMERCIAL_USE = { true: '', false: ' (not for commercial use)', null: ' (commercial use not known)' };
-
 /** A voice's licence, a link when it has one, saying so when it forbids commercial use or is unknown. */
-function licenceOf(v: VoiceView): SafeHtml {
+function licenceOf(t: Translator, v: VoiceView): SafeHtml {
   const { name, url, commercial } = v.licence;
-  const shown = name === 'unknown' ? 'licence unknown' : name;
-  const named = url ? html`<a href="${url}" rel="noopener noreferrer">${shown}</a>` : html`${shown}`;
-  return html`${named}${COMMERCIAL_USE[`${commercial}`]}`;
+  const shown =
+    name === 'unknown'
+      ? html`${t.text('voices.licence.unknown')}`
+      : html`<span translate="no">${name}</span>`;
+  const named = url ? html`<a href="${url}" rel="noopener noreferrer">${shown}</a>` : shown;
+  if (commercial === true) return named;
+  return t.rich(commercial === false ? 'voices.licence.notCommercial' : 'voices.licence.commercialUnknown', {
+    licence: named,
+  });
 }
 
 /** Where a voice's sample is served; the sample route parses the same shape. */
@@ -97,40 +95,53 @@ export function sampleSentence(language: string, name: string): string {
 }
 
 /** The readable page of `GET /api/v1/voices.php`: every voice with a sample to play, formats, prices and limits. */
-export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerToken: number }): SafeHtml {
+export function voicesPage(
+  context: PageContext,
+  catalogue: VoiceCatalogueView,
+  options: { charsPerToken: number },
+): SafeHtml {
+  const { t } = context;
   // For people: each voice as a card with its name, who it sounds like and how it is made, and a
   // player the width of the card. The API names follow in a table for developers.
-  const sections = catalogue.languages.map(
-    (l) => html`<section class="card voice-language" aria-labelledby="lang-${l.code}">
+  const sections = catalogue.languages.map((l) => {
+    const language = languageName(t, l.code);
+    return html`<section class="card voice-language" aria-labelledby="lang-${l.code}">
   <div class="card-head">
-    <h2 id="lang-${l.code}">${l.name}</h2>
-    <p class="muted">${l.billing.studio === 'free' ? 'Free in the studio; tokens through the API.' : 'Tokens, in the studio and through the API.'}</p>
+    <h2 id="lang-${l.code}">${language}</h2>
+    <p class="muted">${t.text(l.billing.studio === 'free' ? 'voices.billing.studioFree' : 'voices.billing.tokens')}</p>
   </div>
   <ul class="voice-cards">
-    ${l.voices.map((v) => {
-      return html`<li class="voice-card">
-      <h3>${v.name}</h3>
-      <p class="muted">${capitalised(v.gender)} · ${groupName(v.group)}</p>
-      <p class="small">${madeBy(v)}</p>
-      <audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="Sample of ${v.name}, ${l.name}"></audio>
-    </li>`;
-    })}
+    ${l.voices.map(
+      (v) => html`<li class="voice-card">
+      <h3 translate="no">${v.name}</h3>
+      <p class="muted">${genderName(t, v.gender)} · ${groupName(t, v.group)}</p>
+      <p class="small">${madeBy(t, v)}</p>
+      <audio controls preload="none" src="${sampleUrl(l.code, v.speaker_id)}" aria-label="${t.text('voices.sampleOf', { voice: v.name, language })}"></audio>
+    </li>`,
+    )}
   </ul>
-</section>`,
-  );
+</section>`;
+  });
+  const columns = {
+    voice: t.text('voices.column.voice'),
+    rate: t.text('voices.column.rate'),
+    engine: t.text('voices.column.engine'),
+    contentType: t.text('voices.column.contentType'),
+    encoding: t.text('voices.column.encoding'),
+  };
   const developerRows = catalogue.languages.flatMap((l) =>
-    l.voices.map((v) => {
-      return html`<tr><td data-label="Voice">${v.name}</td><td data-label="language"><code>${l.code}</code></td><td data-label="speaker_id"><code>${v.speaker_id}</code></td><td data-label="group"><code>${v.group}</code></td><td data-label="Sample rate">${v.sample_rate} Hz</td><td data-label="Engine and licence">${engines[v.engine].name}, ${licenceOf(v)}</td></tr>`;
-    }),
+    l.voices.map(
+      (v) =>
+        html`<tr><td data-label="${columns.voice}" translate="no">${v.name}</td><td data-label="language"><code>${l.code}</code></td><td data-label="speaker_id"><code>${v.speaker_id}</code></td><td data-label="group"><code>${v.group}</code></td><td data-label="${columns.rate}">${t.text('format.hertz', { hz: t.number(v.sample_rate) })}</td><td data-label="${columns.engine}"><span translate="no">${engines[v.engine].name}</span>, ${licenceOf(t, v)}</td></tr>`,
+    ),
   );
   const main = html`<section class="page-head">
   <div class="container page-head-inner">
     <div>
-      <h1>Voices</h1>
-      <p class="muted">Text to speech in Kinyarwanda, English and French. Press play to hear each voice.
-        For programs: <a href="?format=json"><code>?format=json</code></a>.</p>
+      <h1>${t.text('voices.title')}</h1>
+      <p class="muted">${t.rich('voices.lede', { json: html`<a href="?format=json"><code>?format=json</code></a>` })}</p>
     </div>
-    <a class="btn btn-primary" href="/studio">Try your own text</a>
+    <a class="btn btn-primary" href="/studio">${t.text('voices.tryOwn')}</a>
   </div>
 </section>
 <section class="section section-tight">
@@ -138,54 +149,53 @@ export function voicesPage(catalogue: VoiceCatalogueView, options: { charsPerTok
     ${sections}
     <section class="card" aria-labelledby="developers-title">
       <div class="card-head">
-        <h2 id="developers-title">For developers</h2>
-        <p class="muted">The values the API takes for each voice (<code>language</code>, <code>speaker_id</code>) and what it reports.</p>
+        <h2 id="developers-title">${t.text('voices.developers.title')}</h2>
+        <p class="muted">${t.rich('voices.developers.text', { language: html`<code>language</code>`, speakerId: html`<code>speaker_id</code>` })}</p>
       </div>
       <div class="table-wrap"><table class="table table-stack">
-        <thead><tr><th scope="col">Voice</th><th scope="col">language</th><th scope="col">speaker_id</th><th scope="col">group</th><th scope="col">Sample rate</th><th scope="col">Engine and licence</th></tr></thead>
+        <thead><tr><th scope="col">${columns.voice}</th><th scope="col"><code>language</code></th><th scope="col"><code>speaker_id</code></th><th scope="col"><code>group</code></th><th scope="col">${columns.rate}</th><th scope="col">${columns.engine}</th></tr></thead>
         <tbody>${developerRows}</tbody>
       </table></div>
     </section>
     <section class="card" aria-labelledby="formats-title">
       <div class="card-head">
-        <h2 id="formats-title">Stream formats</h2>
-        <p class="muted">For <code>POST /api/v1/tts-stream.php</code>; files from <code>tts.php</code> are WAV at the voice’s own rate.</p>
+        <h2 id="formats-title">${t.text('voices.formats.title')}</h2>
+        <p class="muted">${t.rich('voices.formats.text', { stream: html`<code>POST /api/v1/tts-stream.php</code>`, file: html`<code>tts.php</code>` })}</p>
       </div>
       <div class="table-wrap"><table class="table table-stack">
-        <thead><tr><th scope="col">format</th><th scope="col">Content-Type</th><th scope="col">Rate</th><th scope="col">Encoding</th></tr></thead>
+        <thead><tr><th scope="col"><code>format</code></th><th scope="col">${columns.contentType}</th><th scope="col">${columns.rate}</th><th scope="col">${columns.encoding}</th></tr></thead>
         <tbody>
         ${catalogue.formats.map(
           (f) =>
-            html`<tr><td data-label="format"><code>${f.format}</code>${f.default ? ' (default)' : ''}</td><td data-label="Content-Type">${f.content_type}</td><td data-label="Rate">${f.sample_rate} Hz</td><td data-label="Encoding">${f.encoding}</td></tr>`,
+            html`<tr><td data-label="format"><code>${f.format}</code>${f.default ? html` ${t.text('voices.formats.default')}` : ''}</td><td data-label="${columns.contentType}"><code>${f.content_type}</code></td><td data-label="${columns.rate}">${t.text('format.hertz', { hz: t.number(f.sample_rate) })}</td><td data-label="${columns.encoding}"><code>${f.encoding}</code></td></tr>`,
         )}
         </tbody>
       </table></div>
     </section>
     <div class="grid grid-2">
       <section class="card" aria-labelledby="prices-title">
-        <h2 id="prices-title">Prices</h2>
+        <h2 id="prices-title">${t.text('voices.prices.title')}</h2>
         <ul class="plain-list">
-          <li>1 token per started ${options.charsPerToken} characters of input, at ${usd(1)} per token.</li>
-          <li>${FREE_GENERATIONS} free generations per account.</li>
-          <li>Kinyarwanda is free in the web studio.</li>
-          <li>Top-ups from ${MINIMUM_TOP_UP} tokens (${usd(MINIMUM_TOP_UP)}).</li>
+          <li>${t.text('voices.prices.rule', { chars: options.charsPerToken, price: t.usd(1) })}</li>
+          <li>${t.text('voices.prices.free', { free: FREE_GENERATIONS })}</li>
+          <li>${t.text('voices.prices.studio')}</li>
+          <li>${t.text('voices.prices.topUp', { minimum: MINIMUM_TOP_UP, price: t.usd(MINIMUM_TOP_UP) })}</li>
         </ul>
       </section>
       <section class="card" aria-labelledby="limits-title">
-        <h2 id="limits-title">Limits</h2>
+        <h2 id="limits-title">${t.text('voices.limits.title')}</h2>
         <ul class="plain-list">
-          <li>Up to ${catalogue.limits.file_max_chars} characters per file request.</li>
-          <li>Up to ${catalogue.limits.stream_max_chars} characters per stream request.</li>
-          <li>${catalogue.limits.requests_per_minute} requests per minute per key.</li>
+          <li>${t.text('voices.limits.file', { chars: catalogue.limits.file_max_chars })}</li>
+          <li>${t.text('voices.limits.stream', { chars: catalogue.limits.stream_max_chars })}</li>
+          <li>${t.text('voices.limits.rate', { requests: catalogue.limits.requests_per_minute })}</li>
         </ul>
       </section>
     </div>
   </div>
 </section>`;
-  return page({
-    title: 'Voices · Ijwi',
-    description: 'Every Ijwi voice, with a sample to hear, the stream formats, prices and limits.',
-    viewer: { kind: 'unknown' },
+  return page(context, {
+    title: t.text('voices.pageTitle'),
+    description: t.text('voices.description'),
     section: 'voices',
     main,
   });

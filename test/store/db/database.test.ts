@@ -157,6 +157,7 @@ describeEachDatabase('database', (context) => {
       await sql`drop index ledger_request_topped_up`.execute(before.kysely);
       await sql`drop table lexicon_entries`.execute(before.kysely);
       await sql`alter table accounts drop column lexicon_version`.execute(before.kysely);
+      await sql`alter table users drop column language`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0003'`.execute(before.kysely);
       const other = { ...account, id: 'acct_store0000000000002' };
       await before.accounts.insert(account);
@@ -231,6 +232,8 @@ describeEachDatabase('database', (context) => {
       await before.accounts.insert(account);
       // Back to the schema as 0006 left it, and an entry as the code of that time wrote it.
       await sql`alter table lexicon_entries drop column word_language`.execute(before.kysely);
+      // The migrations after it go too, so they run again (as they would on a database of that time).
+      await sql`alter table users drop column language`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0007'`.execute(before.kysely);
       await sql`insert into lexicon_entries (id, account_id, language, phrase, phrase_key, kind, says, created_at, updated_at)
         values ('lex_old', ${account.id}, 'en', 'Uwase', 'uwase', 'respelling', 'oo wah seh',

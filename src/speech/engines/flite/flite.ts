@@ -1,10 +1,4 @@
-import type {
-  ChunkSink,
-  EngineDescriptor,
-  EngineInput,
-  EngineVoice,
-  SpeechEngine,
-} from '../engine.ts';
+import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { packageVersion } from '../package-version.ts';
 import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
