@@ -26,6 +26,7 @@ function inputOf(request: FastifyRequest): LexiconInput {
 /** A refused field as the page explains it: IPA has rules of its own. */
 function fieldProblem(field: keyof LexiconInput, input: LexiconInput): LexiconProblem {
   if (field === 'says') return input.kind === 'ipa' ? 'saysIpa' : 'says';
+  if (field === 'wordLanguage') return input.kind === 'ipa' ? 'wordLanguageIpa' : 'wordLanguage';
   return field;
 }
 

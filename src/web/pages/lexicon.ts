@@ -20,6 +20,7 @@ export type LexiconProblem =
   | 'duplicate'
   | 'full'
   | 'wordLanguage'
+  | 'wordLanguageIpa'
   | 'notSaved';
 
 /** A refused form: what was typed, and the problem beside each field at fault. */
@@ -62,6 +63,7 @@ const PROBLEMS: Readonly<Record<LexiconProblem, MessageKey>> = {
   duplicate: 'lexicon.problem.duplicate',
   full: 'lexicon.problem.full',
   wordLanguage: 'lexicon.problem.wordLanguage',
+  wordLanguageIpa: 'lexicon.problem.wordLanguageIpa',
   notSaved: 'lexicon.problem.notSaved',
 };
 
