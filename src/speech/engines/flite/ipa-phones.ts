@@ -11,7 +11,7 @@ import type { IpaReading } from '../engine.ts';
 import { isVowel, PAUSE } from './cmu-phones.ts';
 
 /** IPA symbol -> phones; a vowel is written without its stress digit, which is added when read. */
-const PHONES: ReadonlyMap<string, readonly string[]> = new Map(
+export const IPA_PHONES: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     ə: ['ax'],
     ɚ: ['er'],
@@ -86,14 +86,14 @@ const REDUCED = new Set(['ə', 'ɚ']);
 
 /** IPA as Flite phones (`-p`), a pause at each end; '' when it holds no sound. */
 export function ipaToFlitePhones(ipa: string): IpaReading {
-  const read = ipaTokens(ipa, PHONES);
+  const read = ipaTokens(ipa, IPA_PHONES);
   if (!read.ok) return read;
   const phones: string[] = [];
   let stressed = false;
   for (const token of read.tokens) {
     if (token.kind === 'stress') stressed = true;
     if (token.kind !== 'symbol') continue;
-    for (const phone of PHONES.get(token.symbol) as readonly string[]) {
+    for (const phone of IPA_PHONES.get(token.symbol) as readonly string[]) {
       // A vowel of the table is written without its stress digit, which it takes here.
       if (!isVowel(`${phone}0`)) {
         phones.push(phone);

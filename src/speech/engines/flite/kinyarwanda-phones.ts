@@ -8,45 +8,30 @@
  * `../../text/word-language/README.md`.
  */
 import { isVowel } from './cmu-phones.ts';
+import { IPA_PHONES } from './ipa-phones.ts';
 
-/** Kinyarwanda IPA -> Flite phones; a vowel is written without its stress digit. */
-const PHONES: ReadonlyMap<string, readonly string[]> = new Map(
-  Object.entries({
+/**
+ * Kinyarwanda IPA -> Flite phones where they differ from English IPA's (`ipa-phones.ts`): the five
+ * vowels, full; the sounds English has not. A vowel is written without its stress digit.
+ */
+const PHONES: ReadonlyMap<string, readonly string[]> = new Map([
+  ...IPA_PHONES,
+  ...Object.entries({
     a: ['aa'],
     e: ['ey'],
     i: ['iy'],
     o: ['ow'],
     u: ['uw'],
-    p: ['p'],
-    b: ['b'],
     β: ['b'],
-    t: ['t'],
-    d: ['d'],
-    k: ['k'],
-    ɡ: ['g'],
     c: ['ch'],
     ɟ: ['jh'],
-    f: ['f'],
-    v: ['v'],
-    s: ['s'],
-    z: ['z'],
-    ʃ: ['sh'],
-    ʒ: ['zh'],
     ç: ['sh'],
-    h: ['hh'],
-    tʃ: ['ch'],
     ts: ['t', 's'],
     pf: ['p', 'f'],
-    m: ['m'],
-    n: ['n'],
     ɲ: ['n', 'y'],
-    ŋ: ['ng'],
     ɾ: ['r'],
-    l: ['l'],
-    j: ['y'],
-    w: ['w'],
   }),
-);
+]);
 const LONGEST = Math.max(...Array.from(PHONES.keys(), (k) => k.length));
 const TIE_BARS = /[\u0361\u035C]/gu;
 
