@@ -130,7 +130,12 @@ function spokenText(document: SpeechDocument, voice: Voice): string {
     .trim();
 }
 
-async function show(what: 'normalized' | 'phonemes', document: SpeechDocument, voice: Voice): Promise<void> {
+async function show(
+  what: 'normalized' | 'phonemes',
+  document: SpeechDocument,
+  voice: Voice,
+  engines: SharedPool,
+): Promise<void> {
   const frontEnd = frontEndOf(voice);
   const normalized = spokenText(document, voice);
   if (what === 'normalized') {
@@ -144,20 +149,38 @@ async function show(what: 'normalized' | 'phonemes', document: SpeechDocument, v
     for (const { clause } of clauses) process.stdout.write(`${ipa(clause)}\n`);
     return;
   }
-  const pool = await EnginePool.start({ size: 1, warmUp: noWarmUp });
-  try {
-    for (const { clause, input } of clauses) {
-      const line =
-        ipa && input?.kind !== 'mixed'
-          ? ipa(clause)
-          : input
-            ? await pool.phonemes(input, voice.engineVoice)
-            : '';
-      process.stdout.write(`${line}\n`);
-    }
-  } finally {
-    await pool.close();
+  const pool = await engines.get();
+  for (const { clause, input } of clauses) {
+    const line =
+      ipa && input?.kind !== 'mixed'
+        ? ipa(clause)
+        : input
+          ? await pool.phonemes(input, voice.engineVoice)
+          : '';
+    process.stdout.write(`${line}\n`);
   }
+}
+
+/**
+ * One engine pool for every text of a run, started by the first that needs the engine: starting
+ * one costs far more than a clause's phonemes, and `--each-line` runs read hundreds of texts.
+ */
+interface SharedPool {
+  get(): Promise<EnginePool>;
+  close(): Promise<void>;
+}
+
+function sharedPool(): SharedPool {
+  let started: Promise<EnginePool> | undefined;
+  return {
+    get: () => {
+      started ??= EnginePool.start({ size: 1, warmUp: noWarmUp });
+      return started;
+    },
+    close: async () => {
+      await (await started)?.close();
+    },
+  };
 }
 
 async function speak(
@@ -232,7 +255,12 @@ async function main(): Promise<void> {
   }
   const [speech] = speeches;
   if (args.show === 'normalized' || args.show === 'phonemes') {
-    for (const each of speeches) await show(args.show, each.document, args.voice);
+    const engines = sharedPool();
+    try {
+      for (const each of speeches) await show(args.show, each.document, args.voice, engines);
+    } finally {
+      await engines.close();
+    }
   } else if (args.out && speech) await speak(speech, args.voice, args.format, args.out, args.raw);
 }
 

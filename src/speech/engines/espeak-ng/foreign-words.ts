@@ -38,6 +38,8 @@ const ENGLISH_IN_KINYARWANDA = table({
   əʊ: 'o',
   oʊ: 'o',
   ɪə: 'ia',
+  // [ɪ] then [əʊ] ("video", "radio" [ˈɹeɪdɪəʊ]), not the diphthong [ɪə] then [ʊ]
+  ɪəʊ: 'io',
   eə: 'ea',
   ʊə: 'ua',
   ɹ: 'ɾ',
@@ -103,6 +105,7 @@ const ENGLISH_IN_FRENCH = table({
   oʊ: 'o',
   ɔɪ: 'ɔj',
   ɪə: 'iə',
+  ɪəʊ: 'io',
   eə: 'ɛə',
   ʊə: 'uə',
   θ: 's',
