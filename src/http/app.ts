@@ -259,13 +259,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The document builder sees only the routes registered after it.
   await registerOpenApi(app, { version: deps.version, publicBaseUrl: deps.tts?.publicBaseUrl });
-  const clauseCache = deps.tts?.clauseCache;
   await app.register(healthRoutes, {
     version: deps.version,
     checks: deps.healthChecks,
     closing: () => closing,
     metrics,
-    clauseCache: clauseCache && (() => clauseCache.stats()),
   });
   if (deps.metricsRoute) await app.register(metricsRoutes, deps.metricsRoute);
   await app.register(voicesRoutes, {

@@ -19,7 +19,7 @@ import {
 
 // The clause cache behind every endpoint: a greeting said again by the same account costs no
 // engine work and sounds the same, is charged the same, and is never served to another account;
-// a lexicon change changes the next audio; health counts it all without text or accounts.
+// a lexicon change changes the next audio; the metrics count it all without text or accounts.
 
 const GREETING = 'Thank you for calling Kigali Dental. How can I help you today?';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -166,23 +166,14 @@ describe('the clause cache through the endpoints', () => {
     );
   });
 
-  it('counts hits, misses, evictions and bytes in the health body and the metrics, with no text or account', async () => {
+  it('counts hits, misses, evictions and bytes in the metrics, with no text or account, and not in the health body', async () => {
     const account = await fixture.newPayingAccount({ topUp: 1000 });
+    const now = cache.stats();
+    assert.ok(now.hits > 0 && now.misses > 0 && now.bytes > 0);
+    // The contract fixes the unauthenticated health body to these three fields.
     const response = await fixture.app.inject({ method: 'GET', url: '/api/v1/health.php' });
     assert.equal(response.statusCode, 200);
-    const stats = response.json().clause_cache;
-    const now = cache.stats();
-    assert.deepEqual(stats, {
-      hits: now.hits,
-      misses: now.misses,
-      evictions: now.evictions,
-      entries: now.entries,
-      bytes: now.bytes,
-      max_bytes: 8 * 1024 * 1024,
-    });
-    assert.ok(stats.hits > 0 && stats.misses > 0 && stats.bytes > 0);
-    for (const secret of ['Kigali', 'Kacyiru', 'acct_', account.accountId])
-      assert.ok(!response.body.includes(secret));
+    assert.deepEqual(Object.keys(response.json()).sort(), ['checks', 'status', 'version']);
 
     const before = await scrape(fixture.app);
     assert.equal(before.typeOf('ijwi_clause_cache_hits_total'), 'COUNTER');
