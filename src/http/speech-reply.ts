@@ -178,6 +178,8 @@ export interface BilledStream extends CallMetrics {
   readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
   /** How the audio goes into the body; bare bytes when absent. */
   readonly body?: StreamBody;
+  /** Called once the whole audio has been written, before the body ends (a failure is logged). */
+  readonly finish?: () => Promise<void>;
 }
 
 /** How a stream's audio is written into its response body. */
@@ -259,7 +261,12 @@ export async function streamBilledSpeech(
       return;
     }
     metrics.firstAudio(path, engine, firstAudioAt - request.arrivedAt);
-    const heard = await sendAudio(raw, events, body).catch(async (error: unknown) => {
+    const finish = async () => {
+      await stream
+        .finish?.()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
+    };
+    const heard = await sendAudio(raw, events, body, finish).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
       if (error instanceof AudioBoundExceeded) {
@@ -347,12 +354,14 @@ async function refundStream(
 
 /**
  * Writes the rest of the audio as it comes (a slow reader pauses synthesis instead of filling
- * memory); resolves the audio's duration in seconds.
+ * memory), runs `finish` once it is all written, and ends the body; resolves the audio's
+ * duration in seconds.
  */
 async function sendAudio(
   raw: FastifyReply['raw'],
   events: AsyncGenerator<SynthesisEvent>,
   body: StreamBody,
+  finish: () => Promise<void>,
 ): Promise<number> {
   let seconds = 0;
   const write = async (bytes: Uint8Array) => {
@@ -373,6 +382,7 @@ async function sendAudio(
   }
   const last = body.last();
   if (last) await write(last);
+  await finish();
   raw.end();
   return seconds;
 }

@@ -66,6 +66,13 @@ export interface Schema {
   sessions: SessionsTable;
   lexicon_entries: LexiconEntriesTable;
   topup_requests: TopUpRequestsTable;
+  studio_audio: StudioAudioTable;
+}
+
+export interface StudioAudioTable {
+  account_id: string;
+  digest: string;
+  created_at: string;
 }
 
 export interface TopUpRequestsTable {

@@ -153,6 +153,7 @@ describeEachDatabase('database', (context) => {
       await sql`alter table ledger drop column free_uses_after`.execute(before.kysely);
       // The migrations after it go too, so they run again on the entries below (as they would
       // on a database of that time).
+      await sql`drop table studio_audio`.execute(before.kysely);
       await sql`drop table topup_requests`.execute(before.kysely);
       await sql`drop index ledger_request_topped_up`.execute(before.kysely);
       await sql`drop table lexicon_entries`.execute(before.kysely);
