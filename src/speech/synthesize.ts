@@ -3,7 +3,6 @@ import type { EncodingStream } from './audio/encoding-threads.ts';
 import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
-import { RecordedClause, replayClause } from './cached-clause-stream.ts';
 import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
@@ -285,34 +284,23 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     const step = steps[index];
     if (step === undefined) return undefined;
     if (step.kind === 'pause') return pauseOf(step.ms, frameBytes, silence);
+    const job = (jobSignal: AbortSignal | undefined, onWords?: (words: readonly EngineWord[]) => void) =>
+      pool.synthesize({
+        input: step.input,
+        voice: voice.engineVoice,
+        rate: step.rate,
+        output: spec,
+        deadline: deadlineOf(index),
+        ...(jobSignal ? { signal: jobSignal } : {}),
+        ...(onWords ? { onWords } : {}),
+      });
+    const keepWords = (words: readonly EngineWord[] | undefined) => {
+      engineWords[index] = words;
+    };
+    if (!clauses) return job(signal, request.words ? keepWords : undefined);
+    // A clause to keep keeps its words, for a later request that asks for them.
     const clause: ClauseSpec = { input: step.input, voice, rate: step.rate, output: spec };
-    const cached = clauses?.get(clause);
-    if (cached) {
-      engineWords[index] = cached.words;
-      return replayClause(cached, signal);
-    }
-    const audio = pool.synthesize({
-      input: step.input,
-      voice: voice.engineVoice,
-      rate: step.rate,
-      output: spec,
-      deadline: deadlineOf(index),
-      ...(signal ? { signal } : {}),
-      // A clause to keep keeps its words, for a later request that asks for them.
-      ...(request.words || clauses
-        ? {
-            onWords: (words: readonly EngineWord[]) => {
-              engineWords[index] = words;
-            },
-          }
-        : {}),
-    });
-    if (!clauses) return audio;
-    return new RecordedClause(
-      audio,
-      () => engineWords[index],
-      (whole) => clauses.put(clause, whole),
-    );
+    return clauses.speak(clause, { signal, job, words: keepWords });
   };
   const bounded = (bytes: Uint8Array): Uint8Array => {
     if (total + bytes.byteLength > maxBytes) throw new AudioBoundExceeded(request.maxSeconds);
