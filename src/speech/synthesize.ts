@@ -108,7 +108,16 @@ export interface WordTiming {
  * when asked for, then one summary.
  */
 export type SynthesisEvent =
-  | { readonly type: 'audio'; readonly bytes: Uint8Array }
+  | {
+      readonly type: 'audio';
+      readonly bytes: Uint8Array;
+      /**
+       * How much audio the bytes carry, in seconds: exact for PCM and G.711; for a compressed
+       * format, the PCM given to the encoder since the previous audio event (an encoder holds a
+       * little back, which the last event carries).
+       */
+      readonly seconds: number;
+    }
   | { readonly type: 'words'; readonly words: readonly WordTiming[] }
   | { readonly type: 'end'; readonly seconds: number; readonly bytes: number; readonly sampleRate: number };
 
@@ -234,11 +243,18 @@ async function* compress(
   encoder: EncodingStream,
 ): AsyncGenerator<SynthesisEvent> {
   let ended = false;
-  const audio = (encoded: Uint8Array): SynthesisEvent[] =>
-    encoded.byteLength > 0 ? [{ type: 'audio', bytes: encoded }] : [];
+  /** PCM seconds given to the encoder and not yet carried by an audio event. */
+  let pending = 0;
+  const audio = (encoded: Uint8Array): SynthesisEvent[] => {
+    if (encoded.byteLength === 0) return [];
+    const seconds = pending;
+    pending = 0;
+    return [{ type: 'audio', bytes: encoded, seconds }];
+  };
   try {
     for await (const event of events) {
       if (event.type === 'audio') {
+        pending += event.seconds;
         yield* audio(await encoder.encode(event.bytes));
       } else if (event.type === 'end') {
         if (event.bytes > 0) {
@@ -320,7 +336,8 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
       for await (const bytes of current) {
         produced += bytes.byteLength;
         const frames = framer.push(bytes);
-        if (frames.byteLength > 0) yield { type: 'audio', bytes: bounded(frames) };
+        if (frames.byteLength > 0)
+          yield { type: 'audio', bytes: bounded(frames), seconds: frames.byteLength / rate };
       }
       const step = steps[i];
       if (request.words && step?.kind === 'speak' && step.text !== '') {
@@ -333,7 +350,7 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     await next?.return?.();
   }
   const tail = framer.flush();
-  if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail) };
+  if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail), seconds: tail.byteLength / rate };
   yield { type: 'end', seconds: total / rate, bytes: total, sampleRate: spec.sampleRate };
 }
 
