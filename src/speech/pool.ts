@@ -226,8 +226,12 @@ export class EnginePool {
   }
 
   /** True when every worker is warmed and none has been lost. */
+  /**
+   * True while the pool takes jobs: it is open and a worker is warm. A worker that died is
+   * replaced while the others serve: the pool stays ready while the replacement warms up.
+   */
   get ready(): boolean {
-    return !this.#closed && this.#slots.every((s) => s.ready);
+    return !this.#closed && this.#slots.some((s) => s.ready);
   }
 
   get size(): number {

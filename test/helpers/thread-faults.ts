@@ -2,10 +2,10 @@ import { Session } from 'node:inspector/promises';
 
 /**
  * Ends this process's worker threads whose title holds `name` (`ENCODING_THREAD_NAME`,
- * `POOL_WORKER_NAME`) as a crash in the thread would: `process.exit` run inside it, through the
- * inspector, with no hook in the service. Resolves how many were ended.
+ * `POOL_WORKER_NAME`), at most `limit` of them, as a crash in the thread would: `process.exit` run
+ * inside it, through the inspector, with no hook in the service. Resolves how many were ended.
  */
-export async function killThreads(name: string, exitCode = 70): Promise<number> {
+export async function killThreads(name: string, limit = Number.POSITIVE_INFINITY): Promise<number> {
   const session = new Session();
   session.connect();
   const matching: string[] = [];
@@ -15,15 +15,12 @@ export async function killThreads(name: string, exitCode = 70): Promise<number> 
   try {
     // The threads already running are reported while `enable` is answered.
     await session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
-    for (const sessionId of matching) {
-      const evaluate = {
-        id: 1,
-        method: 'Runtime.evaluate',
-        params: { expression: `process.exit(${exitCode})` },
-      };
+    const ended = matching.slice(0, limit);
+    for (const sessionId of ended) {
+      const evaluate = { id: 1, method: 'Runtime.evaluate', params: { expression: 'process.exit(70)' } };
       await session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify(evaluate) });
     }
-    return matching.length;
+    return ended.length;
   } finally {
     session.disconnect();
   }
