@@ -5,6 +5,7 @@ import { EnginePool } from '../src/speech/pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { findVoice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
+import { Scrape } from '../test/helpers/metrics.ts';
 import { type FreshCall, freshBurst, freshCalls } from './fresh-burst-run.ts';
 import type { FreshCalls } from './results.ts';
 import { prepareData, startServer } from './server.ts';
@@ -23,6 +24,8 @@ export const GREETING = 'Thank you for calling Kigali Dental.';
 const LANGUAGE = 'en' as const;
 const SPEAKER_ID = 0;
 const SETTLE_MS = 1500;
+/** The services' metrics token: the cache's counts are read from /metrics. */
+const METRICS_TOKEN = 'bench-greeting-metrics-token-0123456789';
 /** Fresh calls before the bursts, with other texts: the service is warm, as the bench's is. */
 const WARM_UP_CALLS = 16;
 /** Sequential calls of the in-process measurement. */
@@ -33,7 +36,7 @@ export interface GreetingResults {
   readonly rounds: number;
   readonly uncached: FreshCalls;
   readonly cached: FreshCalls;
-  /** The cached service's counts after its bursts (its health body). */
+  /** The cached service's counts after its bursts (its /metrics). */
   readonly cache: { readonly hits: number; readonly misses: number; readonly bytes: number };
   /** In process: `synthesize()` to the first audio of the greeting, from the cache and from the engine. */
   readonly inProcess: { readonly cached: Percentiles; readonly engine: Percentiles };
@@ -54,7 +57,9 @@ function callOf(n: number): Turn {
 async function startSide(cacheMb: number, calls: number, turns: Turns) {
   const keys = WARM_UP_CALLS + 1 + calls;
   const data = await prepareData(1, keys);
-  const server = await startServer(data.dataDir, { env: { CLAUSE_CACHE_MB: String(cacheMb) } });
+  const server = await startServer(data.dataDir, {
+    env: { CLAUSE_CACHE_MB: String(cacheMb), METRICS_TOKEN },
+  });
   let nextKey = 0;
   const burst = (list: readonly Turn[]) =>
     freshBurst({
@@ -72,10 +77,15 @@ async function startSide(cacheMb: number, calls: number, turns: Turns) {
   return {
     burst,
     async cacheStats() {
-      const health = (await (await fetch(`${server.base}/api/v1/health.php`)).json()) as {
-        clause_cache?: { hits: number; misses: number; bytes: number };
+      const response = await fetch(`${server.base}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      const scrape = new Scrape(await response.text());
+      return {
+        hits: scrape.value('ijwi_clause_cache_hits_total'),
+        misses: scrape.value('ijwi_clause_cache_misses_total'),
+        bytes: scrape.value('ijwi_clause_cache_bytes'),
       };
-      return health.clause_cache ?? { hits: 0, misses: 0, bytes: 0 };
     },
     async stop() {
       await server.stop();

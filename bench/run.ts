@@ -27,6 +27,7 @@ import {
 import type { LoadMessage, LoadPlan } from './results.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
+import { benchSoak } from './soak/soak.ts';
 import { interleave, loadTurns } from './turns.ts';
 import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 
@@ -49,6 +50,9 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     /** Another checkout whose `npm start` the memory scenario measures instead of this one's. */
     dir: { type: 'string' },
+    /** A day on the phone with faults (bench/soak/), for `minutes` (default 60). */
+    soak: { type: 'boolean', default: false },
+    minutes: { type: 'string', default: '60' },
   },
 });
 const memoryWorkers = (values.workers ?? '').split(',').map(Number);
@@ -226,7 +230,11 @@ async function metricsOverheadRun(): Promise<void> {
   console.log(`\nwritten bench/results/${file}`);
 }
 
-if (values.memory) {
+if (values.soak) {
+  const minutes = Number(values.minutes);
+  if (!(minutes > 0)) throw new Error('--minutes takes a positive number');
+  await benchSoak(minutes, progress);
+} else if (values.memory) {
   await memory();
 } else if (values['metrics-overhead']) {
   await metricsOverheadRun();

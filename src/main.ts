@@ -4,6 +4,7 @@ import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
 import { LexiconService } from './accounts/lexicons.ts';
 import { SessionService } from './accounts/sessions.ts';
+import { StudioAudioService } from './accounts/studio-audio.ts';
 import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
 import { ConfigError, loadConfig, type MetricsConfig } from './config.ts';
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   const lexicons = new LexiconService(db.lexicons);
   const clauseCache = new ClauseCache(config.clauseCacheBytes);
   metrics.observeClauseCache(() => clauseCache.stats());
-  const { users, sessions } = webRepositories(db.kysely);
+  const { users, sessions, studioAudio } = webRepositories(db.kysely);
   const app = await buildApp({
     version: readVersion(),
     healthChecks: {
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
       billing,
       lexicons,
       topUps: new TopUpRequestService(db.topUpRequests, billing),
+      studioAudio: new StudioAudioService(studioAudio),
     },
     metrics,
     ...(exposition && config.metrics?.token

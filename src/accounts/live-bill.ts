@@ -6,8 +6,14 @@ import {
   tokensFor,
 } from './billing.ts';
 
-/** What a live context's bill needs from billing: the one atomic charge, its refund, the balance. */
-export type LiveBilling = Pick<BillingService, 'commitCharge' | 'refundCharge' | 'balance'>;
+/**
+ * What a live context's bill needs from billing: the one atomic charge, its refund, the balance,
+ * and the audio its entries stand for once the context has ended.
+ */
+export type LiveBilling = Pick<
+  BillingService,
+  'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'
+>;
 
 export interface LiveBillOptions {
   readonly accountId: string;
@@ -23,6 +29,8 @@ export interface LiveBillOptions {
 export interface BilledPart {
   readonly characters: number;
   readonly maxSeconds: number;
+  /** Seconds of audio the context had sent before this part (0 for its first). */
+  readonly sentBefore?: number;
 }
 
 /**
@@ -51,6 +59,8 @@ export class LiveBill {
   #via: 'free_use' | 'tokens' | 'studio_free' | undefined;
   #parts = 0;
   #last: BillingOutcome | undefined;
+  /** Each ledger entry written, by its request id, and the audio sent before it was. */
+  readonly #entries: { readonly requestId: string; readonly from: number }[] = [];
 
   constructor(billing: LiveBilling, options: LiveBillOptions) {
     this.#billing = billing;
@@ -75,7 +85,10 @@ export class LiveBill {
     const characters = this.#characters + part.characters;
     const maxSeconds = this.#maxSeconds + part.maxSeconds;
     const total = tokensFor(characters, this.#options.charsPerToken);
+    const parts = this.#parts;
     const result = await this.#commit(characters, maxSeconds, total);
+    if (result.ok && this.#parts > parts)
+      this.#entries.push({ requestId: `${this.#options.requestId}.${parts}`, from: part.sentBefore ?? 0 });
     if (result.ok) {
       this.#characters = characters;
       this.#maxSeconds = maxSeconds;
@@ -137,6 +150,19 @@ export class LiveBill {
   async refundUndelivered(): Promise<void> {
     if (this.#parts !== 1 || this.#via === 'studio_free') return;
     await this.#billing.refundCharge(this.#options.accountId, `${this.#options.requestId}.0`);
+  }
+
+  /**
+   * Once the context has ended, records on its ledger entries the audio it sent, `sentSeconds` in
+   * all, in place of the bounds they were committed on: each entry the audio sent from its commit
+   * to the next one's, so that the entries' seconds add up to what the client was given.
+   */
+  async recordDelivered(sentSeconds: number): Promise<void> {
+    const { accountId } = this.#options;
+    for (const [i, entry] of this.#entries.entries()) {
+      const until = this.#entries[i + 1]?.from ?? sentSeconds;
+      await this.#billing.recordDuration(accountId, entry.requestId, Math.max(0, until - entry.from));
+    }
   }
 
   /** The context's billing object for `done`: what it was charged in all, and the balance now. */

@@ -20,6 +20,7 @@ import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ApiError, errorBody } from './errors.ts';
+import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendPage } from './page-headers.ts';
@@ -245,7 +246,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(toApiError(error, request), request, reply));
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error, request);
+    if (apiError.code === 'body_too_large') discardRefusedBody(request, reply);
+    return sendError(apiError, request, reply);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = methodsByPath.get(path);
@@ -264,13 +269,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The document builder sees only the routes registered after it.
   await registerOpenApi(app, { version: deps.version, publicBaseUrl: deps.tts?.publicBaseUrl });
-  const clauseCache = deps.tts?.clauseCache;
   await app.register(healthRoutes, {
     version: deps.version,
     checks: deps.healthChecks,
     closing: () => closing,
     metrics,
-    clauseCache: clauseCache && (() => clauseCache.stats()),
   });
   if (deps.metricsRoute) await app.register(metricsRoutes, deps.metricsRoute);
   await app.register(voicesRoutes, {

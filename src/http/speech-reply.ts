@@ -178,6 +178,8 @@ export interface BilledStream extends CallMetrics {
   readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
   /** How the audio goes into the body; bare bytes when absent. */
   readonly body?: StreamBody;
+  /** Called once the whole audio has been written, before the body ends (a failure is logged). */
+  readonly finish?: () => Promise<void>;
 }
 
 /** How a stream's audio is written into its response body. */
@@ -253,13 +255,27 @@ export async function streamBilledSpeech(
       });
       handed = await handFirstAudio(raw, body.first(first.value.bytes), controller.signal);
     }
+    // The ledger's seconds are the audio the client was given, whatever the charge was decided on.
+    const recordHeard = async (seconds: number) => {
+      if (charge.entry === null) return;
+      await stream.billing
+        .recordDuration(stream.accountId, request.id, seconds)
+        .catch((error: unknown) => request.log.warn({ err: error }, 'stream duration not recorded'));
+    };
     if (!handed) {
       await refundStream(request, stream, charge.entry, 'stream client left before its first audio byte');
       raw.destroy();
+      await recordHeard(0);
       return;
     }
     metrics.firstAudio(path, engine, firstAudioAt - request.arrivedAt);
-    const heard = await sendAudio(raw, events, body).catch(async (error: unknown) => {
+    const finish = async () => {
+      await stream
+        .finish?.()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
+    };
+    const delivered = { seconds: first.value.seconds };
+    const heard = await sendAudio(raw, events, body, finish, delivered).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
       if (error instanceof AudioBoundExceeded) {
@@ -271,12 +287,9 @@ export async function streamBilledSpeech(
       return undefined;
     });
     if (heard !== undefined) metrics.audioDelivered(path, engine, heard);
-    // The charge was decided on the estimate; the ledger records what was heard.
-    if (heard !== undefined && charge.entry !== null) {
-      await stream.billing
-        .recordDuration(stream.accountId, request.id, heard)
-        .catch((error: unknown) => request.log.warn({ err: error }, 'stream duration not recorded'));
-    }
+    // A stream cut short (a hang-up, a failure, the audio bound) records the audio handed to the
+    // connection before it stopped, not the estimate the charge was decided on.
+    await recordHeard(heard ?? delivered.seconds);
   } finally {
     endCall();
     await events.return(undefined);
@@ -347,16 +360,23 @@ async function refundStream(
 
 /**
  * Writes the rest of the audio as it comes (a slow reader pauses synthesis instead of filling
- * memory); resolves the audio's duration in seconds.
+ * memory), runs `finish` once it is all written, and ends the body; resolves the audio's
+ * duration in seconds. `delivered` counts, as it goes, the seconds of audio handed to the
+ * connection (a write Node reports done), which is what a client that hangs up was given.
  */
 async function sendAudio(
   raw: FastifyReply['raw'],
   events: AsyncGenerator<SynthesisEvent>,
   body: StreamBody,
+  finish: () => Promise<void>,
+  delivered: { seconds: number },
 ): Promise<number> {
   let seconds = 0;
-  const write = async (bytes: Uint8Array) => {
-    if (raw.write(bytes)) return;
+  const write = async (bytes: Uint8Array, audioSeconds = 0) => {
+    const handed = raw.write(bytes, (error) => {
+      if (!error) delivered.seconds += audioSeconds;
+    });
+    if (handed) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         raw.off('drain', done);
@@ -368,11 +388,12 @@ async function sendAudio(
     });
   };
   for await (const event of events) {
-    if (event.type === 'audio') await write(body.next(event.bytes));
+    if (event.type === 'audio') await write(body.next(event.bytes), event.seconds);
     else if (event.type === 'end') seconds = event.seconds;
   }
   const last = body.last();
   if (last) await write(last);
+  await finish();
   raw.end();
   return seconds;
 }

@@ -5,6 +5,7 @@ import type { AccountService } from '../accounts/accounts.ts';
 import type { BillingService } from '../accounts/billing.ts';
 import type { LexiconService } from '../accounts/lexicons.ts';
 import type { SessionService } from '../accounts/sessions.ts';
+import type { StudioAudioService } from '../accounts/studio-audio.ts';
 import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { TransportMetrics } from '../metrics/metrics.ts';
@@ -38,6 +39,8 @@ export interface WebServices {
   readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;
   /** Each account's pronunciation lexicon: edited on its page, applied in the studio as on the API. */
   readonly lexicons: Pick<LexiconService, 'list' | 'add' | 'update' | 'remove' | 'lexiconFor'>;
+  /** The studio's generations, so that a download in another format is only ever one of them. */
+  readonly studioAudio: Pick<StudioAudioService, 'remember' | 'madeFor'>;
 }
 
 export interface WebOptions extends WebServices {

@@ -19,70 +19,164 @@ export async function* replayClause(
   }
 }
 
+/** How a clause's audio is made: the pool job, cancelled by `signal`, reporting its words. */
+export type ClauseJob = (
+  signal: AbortSignal,
+  onWords: (words: readonly EngineWord[]) => void,
+) => AsyncIterableIterator<Uint8Array>;
+
+/** What one reader of a shared clause is given. */
+export interface ClauseReader {
+  /** The reader's own signal: aborting it fails its reads with its reason and makes it leave. */
+  readonly signal?: AbortSignal | undefined;
+  /** Copies of the parts, for a reader that joined another's clause (its bytes are not its own). */
+  readonly copies: boolean;
+  /** Called with the clause's words once the reader has had the whole clause. */
+  readonly words: (words: readonly EngineWord[] | undefined) => void;
+}
+
 /**
- * A pool job's audio passed through as it comes, and given to `keep` once the job has ended on
- * its own: the clause whole, never one cancelled, failed or left part-read (a job the pool
- * interrupted and resumed delivers its clause whole, without repeats: see `pool-protocol.ts`).
- * `words` is read at that moment: the pool reports a clause's words before it ends its stream.
- * A class, not a generator: closing it before it was first read must still cancel the job.
+ * One clause being spoken, read by every request that asks for the same clause of the same
+ * account meanwhile (a cold burst of calls opening with the same greeting): the pool speaks it
+ * once, each reader gets every part from the first, at its own pace. The pool job runs as long as
+ * one reader is left: when the last one leaves (cancelled, failed, or closed before the end), the
+ * job is cancelled. Once the job has ended on its own the clause is given to `keep` whole (never
+ * one cancelled, failed or cut short: a job the pool interrupted and resumed delivers its clause
+ * whole, without repeats, see `pool-protocol.ts`), and `settled` is called once, when a new
+ * reader can no longer join (the job ended, failed or was cancelled).
  */
-export class RecordedClause implements AsyncIterableIterator<Uint8Array> {
-  readonly #source: AsyncIterableIterator<Uint8Array>;
-  readonly #words: () => readonly EngineWord[] | undefined;
+export class SharedClause {
+  readonly #parts: Uint8Array[] = [];
+  readonly #job = new AbortController();
   readonly #keep: (clause: CachedClause) => void;
-  #parts: Uint8Array[] = [];
-  #length = 0;
-  /** Set once the clause was kept or given up: nothing more is recorded. */
-  #settled = false;
+  readonly #settled: () => void;
+  #words: readonly EngineWord[] | undefined;
+  #state: 'speaking' | 'whole' | 'failed' = 'speaking';
+  #error: unknown;
+  #readers = 0;
+  #wake: (() => void)[] = [];
+  #settledCalled = false;
 
-  constructor(
-    source: AsyncIterableIterator<Uint8Array>,
-    words: () => readonly EngineWord[] | undefined,
-    keep: (clause: CachedClause) => void,
-  ) {
-    this.#source = source;
-    this.#words = words;
+  constructor(job: ClauseJob, keep: (clause: CachedClause) => void, settled: () => void) {
     this.#keep = keep;
+    this.#settled = settled;
+    void this.#pump(
+      job(this.#job.signal, (words) => {
+        this.#words = words;
+      }),
+    );
   }
 
-  async next(): Promise<IteratorResult<Uint8Array>> {
-    const result = await this.#source.next();
-    if (result.done) {
-      this.#finish();
-      return result;
+  /** Whether a reader joining now gets the whole clause: it is still being spoken, for someone. */
+  get joinable(): boolean {
+    return this.#state !== 'failed' && !this.#job.signal.aborted;
+  }
+
+  /** A reader of the clause from its first part. */
+  reader(options: ClauseReader): AsyncIterableIterator<Uint8Array> {
+    const { signal } = options;
+    this.#readers++;
+    let at = 0;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      signal?.removeEventListener('abort', leave);
+      this.#leave();
+    };
+    signal?.addEventListener('abort', leave, { once: true });
+    if (signal?.aborted) leave();
+    const done = { value: undefined, done: true } as const;
+    const iterator: AsyncIterableIterator<Uint8Array> = {
+      next: async () => {
+        for (;;) {
+          signal?.throwIfAborted();
+          if (left) return done;
+          const part = this.#parts[at];
+          if (part !== undefined) {
+            at++;
+            return { value: options.copies ? part.slice() : part, done: false };
+          }
+          if (this.#state === 'whole') {
+            leave();
+            options.words(this.#words);
+            return done;
+          }
+          if (this.#state === 'failed') {
+            leave();
+            throw this.#error;
+          }
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              signal?.removeEventListener('abort', wake);
+              resolve();
+            };
+            this.#wake.push(wake);
+            signal?.addEventListener('abort', wake, { once: true });
+          });
+        }
+      },
+      return: async () => {
+        leave();
+        return done;
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  #leave(): void {
+    this.#readers--;
+    if (this.#readers > 0 || this.#state !== 'speaking') return;
+    // Nobody is listening any more: the clause is not worth the engine's time.
+    this.#job.abort(new Error('no reader of the clause is left'));
+    this.#settle();
+  }
+
+  async #pump(source: AsyncIterableIterator<Uint8Array>): Promise<void> {
+    try {
+      // Held, not copied: the first reader gets these very parts, and nothing downstream writes
+      // to the bytes of an audio event (the framer copies what it keeps; transports write them
+      // out or hold them); readers that joined get copies.
+      for await (const part of source) {
+        this.#parts.push(part);
+        this.#notify();
+      }
+      this.#state = 'whole';
+      if (!this.#job.signal.aborted) this.#keepWhole();
+    } catch (error) {
+      this.#state = 'failed';
+      this.#error = error;
     }
-    if (this.#settled) return result;
-    // Held, not copied, until they are joined: nothing downstream writes to the bytes of an
-    // audio event (the framer copies what it keeps; transports write them out or hold them).
-    this.#parts.push(result.value);
-    this.#length += result.value.byteLength;
-    return result;
+    this.#notify();
+    this.#settle();
   }
 
-  async return(): Promise<IteratorResult<Uint8Array>> {
-    this.#settled = true;
-    this.#parts = [];
-    return (await this.#source.return?.()) ?? { value: undefined, done: true };
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  #finish(): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    const parts = this.#parts;
-    this.#parts = [];
-    if (this.#length === 0) return;
-    const audio = new Uint8Array(this.#length);
+  #keepWhole(): void {
+    const length = this.#parts.reduce((sum, part) => sum + part.byteLength, 0);
+    if (length === 0) return;
+    const audio = new Uint8Array(length);
     const partEnds: number[] = [];
     let at = 0;
-    for (const part of parts) {
+    for (const part of this.#parts) {
       audio.set(part, at);
       at += part.byteLength;
       partEnds.push(at);
     }
-    this.#keep({ audio, partEnds, words: this.#words() });
+    this.#keep({ audio, partEnds, words: this.#words });
+  }
+
+  #notify(): void {
+    const waiting = this.#wake;
+    this.#wake = [];
+    for (const wake of waiting) wake();
+  }
+
+  #settle(): void {
+    if (this.#settledCalled) return;
+    this.#settledCalled = true;
+    this.#settled();
   }
 }

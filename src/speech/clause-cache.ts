@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type ClauseJob, replayClause, SharedClause } from './cached-clause-stream.ts';
 import { type EngineInput, type EngineWord, inputText } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import type { OutputSpec } from './pool-protocol.ts';
@@ -12,7 +13,8 @@ import type { Voice } from './voices.ts';
  * a shared cache would let one customer learn, by timing, what another recently said. Entries go,
  * least recently used first and those used only once before those used again, once the bytes
  * held pass the bound; an entry being played keeps its audio when it is evicted, so eviction never
- * breaks a stream.
+ * breaks a stream. A clause being spoken for an account is spoken once however many of its
+ * requests ask for it meanwhile: they read the one job (`SharedClause`).
  */
 
 /** One clause's audio as the pool delivered it. */
@@ -27,6 +29,7 @@ export interface CachedClause {
 
 /** What the cache has done since the service started; no text and no account in it. */
 export interface ClauseCacheStats {
+  /** Clauses served without engine work: from an entry, or by joining the same clause being spoken. */
   readonly hits: number;
   readonly misses: number;
   readonly evictions: number;
@@ -110,12 +113,28 @@ function sizeOf(key: string, clause: CachedClause): number {
   );
 }
 
-/** The cache as one account sees it: only its own entries. */
+/** How the pipeline asks for one clause: its reader's signal, the job that speaks it, its words. */
+export interface ClauseRequest {
+  readonly signal?: AbortSignal | undefined;
+  /** The pool job for the clause, started only when the account has it neither kept nor being spoken. */
+  readonly job: ClauseJob;
+  /** Given the clause's words once the whole clause has been read (at once for a kept clause). */
+  readonly words: (words: readonly EngineWord[] | undefined) => void;
+}
+
+/** The cache as one account sees it: only its own entries and its own clauses being spoken. */
 export interface AccountClauses {
   /** The clause's audio when this account has it; counts a hit or a miss. */
   get(spec: ClauseSpec): CachedClause | undefined;
   /** Keeps a clause's whole audio, spoken to its end and not cancelled. */
   put(spec: ClauseSpec, clause: CachedClause): void;
+  /**
+   * The clause's audio as the pool would deliver it: from its entry; else by joining the same
+   * clause while it is being spoken for this account (a hit too: no engine work); else from
+   * `request.job`, which others of the account join meanwhile and whose audio is kept once whole
+   * (a miss). Aborting the signal fails the reads with its reason.
+   */
+  speak(spec: ClauseSpec, request: ClauseRequest): AsyncIterableIterator<Uint8Array>;
 }
 
 /** The instance's clause cache, bounded in bytes (`maxBytes`; 0 turns it off). */
@@ -129,6 +148,8 @@ export class ClauseCache {
    */
   readonly #probation = new Map<string, Entry>();
   readonly #protected = new Map<string, Entry>();
+  /** Clauses being spoken now, by key (the account is in it: one account never joins another's). */
+  readonly #speaking = new Map<string, SharedClause>();
   #bytes = 0;
   #protectedBytes = 0;
   #hits = 0;
@@ -147,6 +168,7 @@ export class ClauseCache {
     return {
       get: (spec) => this.#get(clauseKey(account, spec)),
       put: (spec, clause) => this.#put(clauseKey(account, spec), clause),
+      speak: (spec, request) => this.#speak(clauseKey(account, spec), request),
     };
   }
 
@@ -161,10 +183,34 @@ export class ClauseCache {
     };
   }
 
-  #get(key: string): CachedClause | undefined {
+  #speak(key: string, request: ClauseRequest): AsyncIterableIterator<Uint8Array> {
+    const cached = this.#get(key, { countMiss: false });
+    if (cached) {
+      request.words(cached.words);
+      return replayClause(cached, request.signal);
+    }
+    const reader = { signal: request.signal, words: request.words };
+    const speaking = this.#speaking.get(key);
+    if (speaking?.joinable) {
+      this.#hits++;
+      return speaking.reader({ ...reader, copies: true });
+    }
+    this.#misses++;
+    const shared: SharedClause = new SharedClause(
+      request.job,
+      (whole) => this.#put(key, whole),
+      () => {
+        if (this.#speaking.get(key) === shared) this.#speaking.delete(key);
+      },
+    );
+    this.#speaking.set(key, shared);
+    return shared.reader({ ...reader, copies: false });
+  }
+
+  #get(key: string, { countMiss } = { countMiss: true }): CachedClause | undefined {
     const entry = this.#protected.get(key) ?? this.#probation.get(key);
     if (entry === undefined) {
-      this.#misses++;
+      if (countMiss) this.#misses++;
       return undefined;
     }
     this.#hits++;

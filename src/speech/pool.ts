@@ -142,9 +142,16 @@ const COST_SMOOTHING = 0.05;
 
 /** The engine package is large plain JavaScript (WebAssembly inlined): loaded before the TypeScript loader. */
 const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten'];
+/** The name in a pool worker's title (a debugger, a profile, a fault drill shows it). */
+export const POOL_WORKER_NAME = 'ijwi-engine';
 
 function startWorker(workerData: WorkerData): Worker {
-  return startTypeScriptWorker(new URL('./pool-worker.ts', import.meta.url), workerData, PLAIN_JAVASCRIPT);
+  return startTypeScriptWorker(
+    new URL('./pool-worker.ts', import.meta.url),
+    workerData,
+    PLAIN_JAVASCRIPT,
+    POOL_WORKER_NAME,
+  );
 }
 
 /** What each engine prepares once for every worker (`EngineDescriptor.prepare`), by engine. */
@@ -226,8 +233,12 @@ export class EnginePool {
   }
 
   /** True when every worker is warmed and none has been lost. */
+  /**
+   * True while the pool takes jobs: it is open and a worker is warm. A worker that died is
+   * replaced while the others serve: the pool stays ready while the replacement warms up.
+   */
   get ready(): boolean {
-    return !this.#closed && this.#slots.every((s) => s.ready);
+    return !this.#closed && this.#slots.some((s) => s.ready);
   }
 
   get size(): number {

@@ -3,7 +3,6 @@ import type { EncodingStream } from './audio/encoding-threads.ts';
 import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
-import { RecordedClause, replayClause } from './cached-clause-stream.ts';
 import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
@@ -109,7 +108,16 @@ export interface WordTiming {
  * when asked for, then one summary.
  */
 export type SynthesisEvent =
-  | { readonly type: 'audio'; readonly bytes: Uint8Array }
+  | {
+      readonly type: 'audio';
+      readonly bytes: Uint8Array;
+      /**
+       * How much audio the bytes carry, in seconds: exact for PCM and G.711; for a compressed
+       * format, the PCM given to the encoder since the previous audio event (an encoder holds a
+       * little back, which the last event carries).
+       */
+      readonly seconds: number;
+    }
   | { readonly type: 'words'; readonly words: readonly WordTiming[] }
   | { readonly type: 'end'; readonly seconds: number; readonly bytes: number; readonly sampleRate: number };
 
@@ -235,11 +243,18 @@ async function* compress(
   encoder: EncodingStream,
 ): AsyncGenerator<SynthesisEvent> {
   let ended = false;
-  const audio = (encoded: Uint8Array): SynthesisEvent[] =>
-    encoded.byteLength > 0 ? [{ type: 'audio', bytes: encoded }] : [];
+  /** PCM seconds given to the encoder and not yet carried by an audio event. */
+  let pending = 0;
+  const audio = (encoded: Uint8Array): SynthesisEvent[] => {
+    if (encoded.byteLength === 0) return [];
+    const seconds = pending;
+    pending = 0;
+    return [{ type: 'audio', bytes: encoded, seconds }];
+  };
   try {
     for await (const event of events) {
       if (event.type === 'audio') {
+        pending += event.seconds;
         yield* audio(await encoder.encode(event.bytes));
       } else if (event.type === 'end') {
         if (event.bytes > 0) {
@@ -285,35 +300,24 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     const step = steps[index];
     if (step === undefined) return undefined;
     if (step.kind === 'pause') return pauseOf(step.ms, frameBytes, silence);
+    const job = (jobSignal: AbortSignal | undefined, onWords?: (words: readonly EngineWord[]) => void) =>
+      pool.synthesize({
+        input: step.input,
+        voice: voice.engineVoice,
+        rate: step.rate,
+        gainDb: voice.gainDb ?? 0,
+        output: spec,
+        deadline: deadlineOf(index),
+        ...(jobSignal ? { signal: jobSignal } : {}),
+        ...(onWords ? { onWords } : {}),
+      });
+    const keepWords = (words: readonly EngineWord[] | undefined) => {
+      engineWords[index] = words;
+    };
+    if (!clauses) return job(signal, request.words ? keepWords : undefined);
+    // A clause to keep keeps its words, for a later request that asks for them.
     const clause: ClauseSpec = { input: step.input, voice, rate: step.rate, output: spec };
-    const cached = clauses?.get(clause);
-    if (cached) {
-      engineWords[index] = cached.words;
-      return replayClause(cached, signal);
-    }
-    const audio = pool.synthesize({
-      input: step.input,
-      voice: voice.engineVoice,
-      rate: step.rate,
-      gainDb: voice.gainDb ?? 0,
-      output: spec,
-      deadline: deadlineOf(index),
-      ...(signal ? { signal } : {}),
-      // A clause to keep keeps its words, for a later request that asks for them.
-      ...(request.words || clauses
-        ? {
-            onWords: (words: readonly EngineWord[]) => {
-              engineWords[index] = words;
-            },
-          }
-        : {}),
-    });
-    if (!clauses) return audio;
-    return new RecordedClause(
-      audio,
-      () => engineWords[index],
-      (whole) => clauses.put(clause, whole),
-    );
+    return clauses.speak(clause, { signal, job, words: keepWords });
   };
   const bounded = (bytes: Uint8Array): Uint8Array => {
     if (total + bytes.byteLength > maxBytes) throw new AudioBoundExceeded(request.maxSeconds);
@@ -333,7 +337,8 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
       for await (const bytes of current) {
         produced += bytes.byteLength;
         const frames = framer.push(bytes);
-        if (frames.byteLength > 0) yield { type: 'audio', bytes: bounded(frames) };
+        if (frames.byteLength > 0)
+          yield { type: 'audio', bytes: bounded(frames), seconds: frames.byteLength / rate };
       }
       const step = steps[i];
       if (request.words && step?.kind === 'speak' && step.text !== '') {
@@ -346,7 +351,7 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     await next?.return?.();
   }
   const tail = framer.flush();
-  if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail) };
+  if (tail.byteLength > 0) yield { type: 'audio', bytes: bounded(tail), seconds: tail.byteLength / rate };
   yield { type: 'end', seconds: total / rate, bytes: total, sampleRate: spec.sampleRate };
 }
 

@@ -6,6 +6,7 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
 import { LexiconService } from '../../src/accounts/lexicons.ts';
 import { SessionService } from '../../src/accounts/sessions.ts';
+import { StudioAudioService } from '../../src/accounts/studio-audio.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { UserService } from '../../src/accounts/users.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
@@ -47,7 +48,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
-  const { users: userRepository, sessions: sessionRepository } = webRepositories(db.kysely);
+  const { users: userRepository, sessions: sessionRepository, studioAudio } = webRepositories(db.kysely);
   const users = new UserService({ users: userRepository });
   const lexicons = new LexiconService(db.lexicons);
   const app = await buildTestApp({
@@ -70,6 +71,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
       billing,
       lexicons,
       topUps: new TopUpRequestService(db.topUpRequests, billing),
+      studioAudio: new StudioAudioService(studioAudio),
     },
   });
   return {

@@ -104,6 +104,42 @@ describe('GET /api/v1/tts-live', () => {
       client.close();
     });
 
+    it('records in the ledger the audio each context sent, not the bounds its parts were charged on', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const client = await LiveClient.connect(base, bearer(account.key));
+      // Three replies' worth of text: several parts, more than one charge, and one barge-in.
+      const long = `${REPLY} ${REPLY} ${REPLY}`;
+      await typeWords(client, 'whole', long, { language: 'en', format: 'mulaw_8k' }, 5);
+      client.send({ type: 'end', context_id: 'whole' });
+      const done = await client.ended('whole');
+      assert.equal(done.type, 'done', JSON.stringify(done));
+      client.send({ type: 'text', context_id: 'cut', text: `${long} `, language: 'en', format: 'mulaw_8k' });
+      await client.next((m) => m.context_id === 'cut' && m.type === 'audio');
+      client.send({ type: 'clear', context_id: 'cut' });
+      await client.next((m) => m.context_id === 'cut' && m.type === 'cleared');
+      client.send({ type: 'end', context_id: 'cut' });
+      await client.ended('cut');
+      client.close();
+      const heard = (id: string) => client.audio(id).byteLength / 8000;
+      for (let attempt = 0; ; attempt++) {
+        const entries = await fixture.ledgerOf(account.accountId);
+        const contexts = new Map<string, number>();
+        for (const e of entries) {
+          if ((e.kind !== 'charge' && e.kind !== 'free_use') || !e.requestId?.includes('.')) continue;
+          const context = e.requestId.split('.')[0] as string;
+          contexts.set(context, (contexts.get(context) ?? 0) + (e.seconds ?? 0));
+        }
+        const recorded = [...contexts.values()].sort((a, b) => a - b);
+        const sent = [heard('cut'), heard('whole')].sort((a, b) => a - b);
+        const exact = recorded.length === 2 && recorded.every((r, i) => Math.abs(r - (sent[i] ?? 0)) < 0.011);
+        if (exact || attempt > 100) {
+          assert.ok(exact, `recorded ${recorded.join(', ')} s, sent ${sent.join(', ')} s`);
+          break;
+        }
+        await sleep(20);
+      }
+    });
+
     it('authenticates with a first message when the upgrade carries no key, and uses the free trial', async () => {
       const account = await fixture.newAccount();
       const client = await LiveClient.connect(base);

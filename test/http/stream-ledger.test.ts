@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { describe, it } from 'node:test';
-import { withKey, withTtsApp } from '../helpers/tts-fixture.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeMulaw } from '../../src/speech/audio/g711.ts';
+import { voicedShare } from '../helpers/audio-analysis.ts';
+import { listenOnLoopback, textOfLength, withKey, withTtsApp } from '../helpers/tts-fixture.ts';
 
 // A stream is billed before its audio exists, on the conservative bound; once it has ended, its
-// ledger entry says how long the audio really was.
+// ledger entry says how long the audio really was, and for a caller who hung up, how much of it
+// the caller was given.
 
 describe('the ledger entry of a stream', () => {
   const suite = withTtsApp();
@@ -26,5 +31,50 @@ describe('the ledger entry of a stream', () => {
       `${entry?.seconds} s recorded, ${heard} s heard`,
     );
     assert.ok(heard < input.length * 1.0, 'well under the bound the charge was decided on');
+  });
+
+  it('records the audio a caller who hung up was given, not the estimate for the whole input', async () => {
+    const account = await suite.fixture.newPayingAccount({ topUp: 1000 });
+    const base = await listenOnLoopback(suite.fixture.app);
+    const input = textOfLength(1359);
+    // The caller hangs up once it has heard 2.4 s of mu-law at 8 kHz (8,000 bytes a second).
+    const hangUpAfter = 2.4 * 8000;
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      const parts: Buffer[] = [];
+      let length = 0;
+      const req = request(
+        `${base}/api/v1/tts-stream.php`,
+        { method: 'POST', headers: withKey(account.key) },
+        (res) => {
+          assert.equal(res.statusCode, 200);
+          res.on('error', () => {});
+          res.on('data', (chunk: Buffer) => {
+            parts.push(chunk);
+            length += chunk.byteLength;
+            if (length >= hangUpAfter) {
+              res.socket.destroy();
+              resolve(Buffer.concat(parts));
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ input, language: 'en', format: 'mulaw_8k' }));
+    });
+    const heard = received.byteLength / 8000;
+    assert.ok(voicedShare(decodeMulaw(new Uint8Array(received)), 8000) > 0.3, 'the caller heard speech');
+    // The entry is written with the estimate at the first audio, and corrected once the route has
+    // seen the hang-up.
+    let seconds = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 500 && seconds > 120; i++) {
+      const [entry] = await suite.fixture.ledgerOf(account.accountId);
+      assert.equal(entry?.kind, 'charge');
+      seconds = entry?.seconds ?? Number.POSITIVE_INFINITY;
+      if (seconds > 120) await sleep(20);
+    }
+    // What the route handed to the connection: what the caller heard, and what was still on its
+    // way when it hung up (the clause being written), never the whole input's bound.
+    assert.ok(seconds >= heard, `${seconds} s recorded, ${heard} s heard`);
+    assert.ok(seconds < heard + 15, `${seconds} s recorded, ${heard} s heard`);
   });
 });

@@ -5,6 +5,7 @@ import { encodeWav } from '../../src/speech/audio/wav.ts';
 import type { EnginePool } from '../../src/speech/pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { decode, noDecoder, probe } from '../helpers/decoder.ts';
+import { tone } from '../helpers/signals.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
 
@@ -204,6 +205,32 @@ describe('POST /studio/tts', () => {
         assert.ok(voicedShare(heard, 24_000) > 0.3, `${format}: speech, not silence`);
       }
       assert.deepEqual(await summary(accountId), before, 'nothing billed');
+    });
+
+    it('encodes only audio the studio generated for this user: not an upload, not a changed sample, not another user’s generation', async () => {
+      const { browser } = await signedIn();
+      const { wav } = await studioWav(browser);
+      const other = await signedIn();
+      const theirs = await other.browser.speak({ input: 'Amakuru yawe, ni meza cyane.', language: 'rw' });
+      assert.equal(theirs.statusCode, 200);
+      const theirWav = encodeWav(littleEndianBytesToInt16(new Uint8Array(theirs.rawPayload)), 22_050);
+      const changed = wav.slice();
+      changed[wav.length - 1] = (changed[wav.length - 1] ?? 0) ^ 1;
+      const upload = encodeWav(tone(440, 22_050, 3), 22_050);
+      for (const [what, body] of [
+        ['an uploaded recording', upload],
+        ['the generation with one sample changed', changed],
+        ['another user’s generation', theirWav],
+      ] as const) {
+        const response = await browser.postBytes('/studio/download?format=mp3', body, 'audio/wav');
+        assert.equal(response.statusCode, 400, `${what}: ${response.statusCode}`);
+        const { error } = response.json();
+        assert.equal(error.code, 'invalid_request', what);
+        assert.match(error.message, /generation the studio made for you/, what);
+      }
+      const own = await browser.postBytes('/studio/download?format=mp3', wav, 'audio/wav');
+      assert.equal(own.statusCode, 200, 'its own generation still downloads');
+      assert.ok(own.rawPayload.byteLength > 0);
     });
 
     it('refuses what is not the studio WAV, a format it does not make, and a request not from the page', async () => {

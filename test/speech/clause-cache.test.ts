@@ -7,7 +7,7 @@ import { assignedVoice } from '../../src/speech/assigned-voices.ts';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { RecordedClause } from '../../src/speech/cached-clause-stream.ts';
+import { SharedClause } from '../../src/speech/cached-clause-stream.ts';
 import {
   type AccountClauses,
   type CachedClause,
@@ -23,6 +23,8 @@ import {
   type SynthesisEvent,
   synthesize,
 } from '../../src/speech/synthesize.ts';
+import { splitClauses } from '../../src/speech/text/clauses.ts';
+import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
 import { rms } from '../helpers/signals.ts';
 import { collect } from '../helpers/streams.ts';
@@ -240,15 +242,14 @@ describe('the clause cache in the pipeline', () => {
     const alone = await collect(pool.synthesize(job(now)));
     const kept: CachedClause[] = [];
     // Both workers take a long clause that may yield; an urgent clause then waits for one of them.
-    const recorded = [now, now + 1].map((deadline) =>
-      collect(
-        new RecordedClause(
-          pool.synthesize(job(deadline)),
-          () => undefined,
-          (c) => kept.push(c),
-        ),
-      ).then(() => 'long'),
-    );
+    const recorded = [now, now + 1].map((deadline) => {
+      const shared = new SharedClause(
+        (signal) => pool.synthesize({ ...job(deadline), signal }),
+        (c) => kept.push(c),
+        () => {},
+      );
+      return collect(shared.reader({ copies: false, words: () => {} })).then(() => 'long');
+    });
     const urgent = collect(
       pool.synthesize({ ...job(now - 1), input: { kind: 'text', text: 'Bonjour.' } }),
     ).then(() => 'urgent');
@@ -257,6 +258,30 @@ describe('the clause cache in the pipeline', () => {
     assert.equal(kept.length, 2);
     for (const clause of kept)
       assert.ok(Buffer.from(clause.audio).equals(alone), 'kept whole, without repeats');
+  });
+
+  it('goes on speaking a clause for the calls that joined it when the call that started it hangs up', async () => {
+    const clauses = new ClauseCache(8 * 1024 * 1024).forAccount('acct_join');
+    const speaker = voice('fr', 0);
+    const target: AudioTarget = { kind: 'stream', format: streamFormats.pcm16_8k };
+    const text = `Nous parlons longtemps de la pluie et des collines et des marchés de Kigali ${'et encore '.repeat(20)}fin.`;
+    const firstJob = jobs.length;
+    const leaving = new AbortController();
+    const leaver = synthesize(pool, {
+      ...plainSpeech(text, 'fr'),
+      voice: speaker,
+      target,
+      clauses,
+      signal: leaving.signal,
+    });
+    assert.equal((await leaver.next()).value?.type, 'audio', 'the first call hears its clause begin');
+    const staying = run(pool, text, speaker, target, clauses);
+    leaving.abort(new Error('hung up'));
+    await assert.rejects(leaver.next(), /hung up/);
+    const heard = await staying;
+    const clauseCount = splitClauses(frontEndFor('fr').normalize(text)).length;
+    assert.equal(jobs.length - firstJob, clauseCount, 'one engine job per clause for both calls');
+    assert.deepEqual(audioOf(heard), audioOf(await run(pool, text, speaker, target)), 'the whole clause');
   });
 
   it('keeps nothing of a clause cut short: a stream stopped mid-clause leaves no entry', async () => {

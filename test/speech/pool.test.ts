@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EngineInput } from '../../src/speech/engines/engine.ts';
-import { EnginePool } from '../../src/speech/pool.ts';
+import { EnginePool, POOL_WORKER_NAME } from '../../src/speech/pool.ts';
 import type { OutputSpec } from '../../src/speech/pool-protocol.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
 import { collect } from '../helpers/streams.ts';
+import { killThreads } from '../helpers/thread-faults.ts';
+import { startTestPool } from '../helpers/tts-fixture.ts';
 
 function voice(language: string, speakerId: number): Voice {
   const found = findVoice(language, speakerId);
@@ -203,6 +205,43 @@ describe('EnginePool', () => {
     );
     assert.ok(ok.byteLength > 0);
     assert.equal(pool.ready, true);
+  });
+});
+
+describe('EnginePool when a worker dies', () => {
+  let pool: EnginePool;
+  before(async () => {
+    pool = await startTestPool(2);
+  });
+  after(() => pool.close());
+
+  it('stays ready and serves with the other worker while the dead one’s replacement warms up', async () => {
+    const en = findVoice('en', 0);
+    assert.ok(en);
+    let unready = 0;
+    const watching = setInterval(() => {
+      if (!pool.ready) unready++;
+    }, 1);
+    assert.equal(await killThreads(POOL_WORKER_NAME, 1), 1);
+    // The job a worker holds when it dies fails with it; the thread is gone a moment after the kill.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      const started = performance.now();
+      while (performance.now() - started < 1500) {
+        const audio = await collect(
+          pool.synthesize({
+            input: { kind: 'text', text: 'Hello again.' },
+            voice: en.engineVoice,
+            output: { sampleRate: 16_000, encoding: 'pcm_s16le' },
+          }),
+        );
+        assert.ok(audio.byteLength > 0);
+      }
+    } finally {
+      clearInterval(watching);
+    }
+    assert.equal(unready, 0, 'never not ready');
+    assert.equal(pool.size, 2, 'the dead worker was replaced');
   });
 });
 

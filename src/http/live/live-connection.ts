@@ -51,7 +51,10 @@ export interface LiveLimits {
 export interface LiveServices {
   readonly pool: () => EnginePool | undefined;
   readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly billing: Pick<BillingService, 'precheck' | 'commitCharge' | 'refundCharge' | 'balance'>;
+  readonly billing: Pick<
+    BillingService,
+    'precheck' | 'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'
+  >;
   readonly rateLimit: RateLimitStore;
   readonly limits: LiveLimits;
   readonly lexicons: TtsLexicons;

@@ -254,6 +254,7 @@ export class LiveContext {
     const result = await this.#options.bill.cover({
       characters: part.document.spokenCharacters,
       maxSeconds: part.maxSeconds,
+      sentBefore: this.#sentMs() / 1000,
     });
     if (!result.ok) throw refusalError(result, this.#options.accountGone, this.#options.supportEmail);
   }
@@ -312,6 +313,10 @@ export class LiveContext {
     this.#options.call.close();
     this.#endCall();
     this.#options.metrics.audioDelivered('live', this.#engine(), this.#sentMs() / 1000);
+    // The ledger says what the client was sent, not the bounds the parts were charged on.
+    this.#options.bill
+      .recordDelivered(this.#sentMs() / 1000)
+      .catch((error: unknown) => this.#options.log(error));
     this.#options.onFinished();
   }
 }

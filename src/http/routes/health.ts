@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ObservedMetrics } from '../../metrics/metrics.ts';
-import type { ClauseCacheStats } from '../../speech/clause-cache.ts';
 import type { CheckResult } from '../../store/check-result.ts';
 import { statusPage } from '../../web/pages/status.ts';
 import { sendPage } from '../page-headers.ts';
@@ -24,14 +23,6 @@ export interface HealthOptions {
   readonly closing: () => boolean;
   /** Shows each check as gauges when metrics are scraped. */
   readonly metrics: ObservedMetrics;
-  /** The clause cache's counts, shown in the body when the instance has a cache. */
-  readonly clauseCache?: (() => ClauseCacheStats) | undefined;
-}
-
-/** The clause cache's counts as the health body names them. */
-function clauseCacheBody(stats: ClauseCacheStats): NonNullable<HealthBody['clause_cache']> {
-  const { maxBytes, ...counts } = stats;
-  return { ...counts, max_bytes: maxBytes };
 }
 
 /** Route config of the routes that still answer while the instance shuts down (`app.ts`). */
@@ -93,10 +84,11 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, optio
   app.get('/api/v1/health.php', { schema: healthRouteSchema, config }, async (_request, reply) => {
     const { checks, ready } = await status();
     reply.header('Cache-Control', 'no-store');
-    const cache = options.clauseCache ? { clause_cache: clauseCacheBody(options.clauseCache()) } : {};
+    // The contract fixes this body to these three fields: nothing that moves with customers'
+    // traffic (the clause cache's counts are in /metrics, behind its token).
     const body: HealthBody = ready
-      ? { status: 'ready', version: options.version, checks, ...cache }
-      : { status: 'not_ready', version: options.version, checks, ...cache };
+      ? { status: 'ready', version: options.version, checks }
+      : { status: 'not_ready', version: options.version, checks };
     return reply.status(ready ? 200 : 503).send(body);
   });
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../../accounts/sessions.ts';
+import { AudioDigest, audioDigest } from '../../accounts/studio-audio.ts';
 import { compressedFormats, isCompressedFormatName } from '../../speech/audio/compressed-formats.ts';
+import { int16ToLittleEndianBytes } from '../../speech/audio/pcm.ts';
 import { parseWav, type WavContents } from '../../speech/audio/wav.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
 import { encodeAudio } from '../../speech/encode-audio.ts';
@@ -123,7 +125,9 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
 
   // Downloads in another format: the page sends back the WAV it made from the stream it heard, and
   // gets it encoded, so a download is never synthesised (nor billed) twice. The WAV must be what
-  // the studio makes (mono 16-bit PCM at a voice's rate), at most `MAX_DOWNLOAD_SECONDS` long.
+  // the studio makes (mono 16-bit PCM at a voice's rate), at most `MAX_DOWNLOAD_SECONDS` long, and
+  // its audio one the studio generated whole for this account in the last day (its fingerprint is
+  // kept when the stream ends): no other upload is encoded.
   const voiceRates = () => new Set(allVoices().map((voice) => voice.sampleRate));
   // Voice packs may be assigned while the service runs: the limit holds for any rate up to 48 kHz.
   const downloadLimit = MAX_DOWNLOAD_SECONDS * 48_000 * 2 + 1024;
@@ -134,7 +138,8 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       (_r, body, done) => done(null, body),
     );
     downloads.post('/studio/download', async (request, reply) => {
-      await countForAccount(reply, signedIn(request).user.accountId);
+      const { accountId } = signedIn(request).user;
+      await countForAccount(reply, accountId);
       const { format } = request.query as { format?: unknown };
       if (!isCompressedFormatName(format)) {
         throw new ApiError('unsupported_format', 'format must be one of mp3, opus, flac', {
@@ -142,6 +147,14 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         });
       }
       const wav = studioWav(request.body, voiceRates());
+      const digest = audioDigest(int16ToLittleEndianBytes(wav.samples), wav.sampleRate);
+      if (!(await context.studioAudio.madeFor(accountId, digest))) {
+        throw new ApiError(
+          'invalid_request',
+          'send back the WAV of a generation the studio made for you in the last 24 hours; other audio is not encoded',
+          { param: 'body' },
+        );
+      }
       const parts = await encodeAudio(
         readyPool(context.pool),
         wav.samples,
@@ -161,6 +174,12 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
     await countForAccount(reply, accountId);
     const parsed = parseTtsRequest(request.body, context.studioMaxChars);
     const tts = await withLexicon(parsed, accountId, context.lexicons);
+    // The fingerprint of the audio as sent, kept once all of it is, for a download in another format.
+    const digest = new AudioDigest(tts.voice.sampleRate);
+    const fingerprinted = (audio: Uint8Array) => {
+      digest.update(audio);
+      return audio;
+    };
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
     await streamBilledSpeech(request, reply, {
       pool: readyPool(context.pool),
@@ -180,6 +199,8 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         'X-Voice-Sample-Rate': String(tts.voice.sampleRate),
         'X-Voice-Encoding': 'pcm_s16le',
       }),
+      body: { first: fingerprinted, next: fingerprinted, last: () => undefined },
+      finish: () => context.studioAudio.remember(accountId, digest.digest()),
     });
   });
 };

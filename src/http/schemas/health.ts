@@ -16,21 +16,6 @@ function healthBody(status: 'ready' | 'not_ready') {
         '`shutting down` and the answer is 503.',
       examples: [{ engine: 'ok', database: 'ok', rate_limit: 'ok', storage: 'ok' }],
     }),
-    clause_cache: z
-      .object({
-        hits: z.number().int().meta({ description: 'Clauses served from the cache since the start.' }),
-        misses: z.number().int().meta({ description: 'Clauses looked up and not found, then spoken.' }),
-        evictions: z.number().int().meta({ description: 'Entries dropped to stay within the bound.' }),
-        entries: z.number().int().meta({ description: 'Clauses held now.' }),
-        bytes: z.number().int().meta({ description: 'Bytes held now: audio, word timings and bookkeeping.' }),
-        max_bytes: z.number().int().meta({ description: 'The bound on `bytes`; 0 when the cache is off.' }),
-      })
-      .optional()
-      .meta({
-        description:
-          "The per-account clause cache (repeated phrases' audio) of this instance: counts only, " +
-          'no text and no account.',
-      }),
   });
 }
 

@@ -7,6 +7,8 @@ export type ToEncoder =
       readonly stream: number;
       readonly format: CompressedFormatName;
       readonly sampleRate: number;
+      /** The Ogg serial number of an Opus stream: the stream's own, so that a replay makes the same bytes. */
+      readonly serial: number;
     }
   | { readonly type: 'encode'; readonly stream: number; readonly request: number; readonly pcm: Uint8Array }
   | { readonly type: 'end'; readonly stream: number; readonly request: number }

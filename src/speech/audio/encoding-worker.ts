@@ -29,7 +29,7 @@ function owned(bytes: Uint8Array): Uint8Array {
 
 async function handle(message: ToEncoder): Promise<void> {
   if (message.type === 'open') {
-    streams.set(message.stream, encoderFor(message.format, message.sampleRate));
+    streams.set(message.stream, encoderFor(message.format, message.sampleRate, message.serial));
     return;
   }
   const encoder = streams.get(message.stream);

@@ -7,8 +7,15 @@ import {
 import type { OpusRate } from './opus-encoder.ts';
 import { type Resampler, ResamplerBackend } from './resampler.ts';
 
-/** Makes a stream's encoder of a compressed format for PCM at `inputRate`. */
-export type MakeFormatEncoder = (format: CompressedFormatName, inputRate: number) => Promise<FormatEncoder>;
+/**
+ * Makes a stream's encoder of a compressed format for PCM at `inputRate`; `serial` is an Ogg
+ * stream's serial number (random when absent), so that the same PCM can be encoded to the same bytes.
+ */
+export type MakeFormatEncoder = (
+  format: CompressedFormatName,
+  inputRate: number,
+  serial?: number,
+) => Promise<FormatEncoder>;
 
 /** The rates each codec encodes as they are (MPEG-1, -2 and 2.5 for MP3; Opus's five). */
 const NATIVE_RATES: Readonly<Record<CompressedFormatName, (rate: number) => boolean>> = {
@@ -34,12 +41,12 @@ function resampled(encoder: FormatEncoder, resampler: Resampler): FormatEncoder 
 
 /** Loads one format's library (LAME, libopus, libFLAC: tens of ms, a few MB to 20 MB each). */
 const libraries: Readonly<
-  Record<CompressedFormatName, () => Promise<(rate: number) => Promise<FormatEncoder>>>
+  Record<CompressedFormatName, () => Promise<(rate: number, serial?: number) => Promise<FormatEncoder>>>
 > = {
   mp3: async () => (await import('./mp3-encoder.ts')).mp3Encoders(),
   opus: async () => {
     const opus = (await import('./opus-encoder.ts')).opusEncoders();
-    return async (rate) => opus(rate as OpusRate);
+    return async (rate, serial) => opus(rate as OpusRate, serial);
   },
   flac: async () => {
     const flac = await (await import('./flac-encoder.ts')).flacEncoders();
@@ -56,17 +63,17 @@ const libraries: Readonly<
 export async function loadFormatEncoders(): Promise<MakeFormatEncoder> {
   const resamplers = await ResamplerBackend.load();
   const loaded = new Map<CompressedFormatName, ReturnType<(typeof libraries)[CompressedFormatName]>>();
-  const at = (format: CompressedFormatName, rate: number): Promise<FormatEncoder> => {
+  const at = (format: CompressedFormatName, rate: number, serial?: number): Promise<FormatEncoder> => {
     let library = loaded.get(format);
     if (!library) {
       library = libraries[format]();
       loaded.set(format, library);
     }
-    return library.then((make) => make(rate));
+    return library.then((make) => make(rate, serial));
   };
-  return async (format, inputRate) => {
-    if (NATIVE_RATES[format](inputRate)) return at(format, inputRate);
-    const encoder = await at(format, COMPRESSED_SAMPLE_RATE);
+  return async (format, inputRate, serial) => {
+    if (NATIVE_RATES[format](inputRate)) return at(format, inputRate, serial);
+    const encoder = await at(format, COMPRESSED_SAMPLE_RATE, serial);
     return resampled(encoder, resamplers.resampler(inputRate, COMPRESSED_SAMPLE_RATE));
   };
 }

@@ -50,15 +50,15 @@ function opusTags(): Uint8Array {
 /** The rates Opus encodes from. */
 export type OpusRate = 8000 | 12000 | 16000 | 24000 | 48000;
 
-/** Returns a maker of Ogg Opus encoders. */
-export function opusEncoders(): (sampleRate: OpusRate) => FormatEncoder {
-  return (sampleRate) => {
+/** Returns a maker of Ogg Opus encoders; `serial` is the Ogg stream's serial number (random when absent). */
+export function opusEncoders(): (sampleRate: OpusRate, serial?: number) => FormatEncoder {
+  return (sampleRate, serial = Math.floor(Math.random() * 2 ** 32)) => {
     const opus = new OpusScript(sampleRate, 1, OpusScript.Application.AUDIO);
     opus.setBitrate(BITRATE);
     opus.encoderCTL(OPUS_SET_COMPLEXITY, COMPLEXITY);
     const frame = (sampleRate * FRAME_MS) / 1000;
     const toGranule = GRANULE_RATE / sampleRate;
-    const ogg = new OggStreamWriter(Math.floor(Math.random() * 2 ** 32));
+    const ogg = new OggStreamWriter(serial);
     const pending = new Int16Array(frame);
     let pendingLength = 0;
     let encoded = 0;

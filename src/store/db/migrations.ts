@@ -255,6 +255,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
+  '0009_studio_audio': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // The fingerprints of the studio's generations (see accounts/studio-audio.ts): a download in
+      // another format is encoded only when its audio is one of them. Kept a day.
+      await db.schema
+        .createTable('studio_audio')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('studio_audio_pk', ['account_id', 'digest'])
+        .execute();
+      await db.schema.createIndex('studio_audio_created').on('studio_audio').column('created_at').execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

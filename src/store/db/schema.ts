@@ -47,7 +47,7 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: string;
-  /** The website language the user chose (`rw`, `fr`, `en`), null until they choose one (migration 0007). */
+  /** The website language the user chose (`rw`, `fr`, `en`), null until they choose one (migration 0008). */
   language: string | null;
 }
 
@@ -68,6 +68,13 @@ export interface Schema {
   sessions: SessionsTable;
   lexicon_entries: LexiconEntriesTable;
   topup_requests: TopUpRequestsTable;
+  studio_audio: StudioAudioTable;
+}
+
+export interface StudioAudioTable {
+  account_id: string;
+  digest: string;
+  created_at: string;
 }
 
 export interface TopUpRequestsTable {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AccountRecord } from '../../accounts/repositories.ts';
+import type { StudioAudioRepository } from '../../accounts/studio-audio.ts';
 import type {
   SessionRecord,
   SessionRepository,
@@ -147,7 +148,52 @@ export class SqlSessionRepository implements SessionRepository {
   }
 }
 
-/** The web sign-in repositories over an open database's query builder. */
-export function webRepositories(db: Kysely<Schema>): { users: UserRepository; sessions: SessionRepository } {
-  return { users: new SqlUserRepository(db), sessions: new SqlSessionRepository(db) };
+/** The studio's generations' fingerprints in SQL. */
+export class SqlStudioAudioRepository implements StudioAudioRepository {
+  readonly #db: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>) {
+    this.#db = db;
+  }
+
+  async remember(accountId: string, digest: string, createdAt: string): Promise<void> {
+    // The same audio made again (deterministic synthesis) starts its day again.
+    await this.#db
+      .insertInto('studio_audio')
+      .values({ account_id: accountId, digest, created_at: createdAt })
+      .onConflict((c) => c.columns(['account_id', 'digest']).doUpdateSet({ created_at: createdAt }))
+      .execute();
+  }
+
+  async madeFor(accountId: string, digest: string, since: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('studio_audio')
+      .select('digest')
+      .where('account_id', '=', accountId)
+      .where('digest', '=', digest)
+      .where('created_at', '>=', since)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async forgetBefore(before: string): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('studio_audio')
+      .where('created_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+/** The web repositories (sign-in, the studio's generations) over an open database's query builder. */
+export function webRepositories(db: Kysely<Schema>): {
+  users: UserRepository;
+  sessions: SessionRepository;
+  studioAudio: StudioAudioRepository;
+} {
+  return {
+    users: new SqlUserRepository(db),
+    sessions: new SqlSessionRepository(db),
+    studioAudio: new SqlStudioAudioRepository(db),
+  };
 }

@@ -12,6 +12,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StoreUnavailableError } from '../store-unavailable.ts';
 import {
   type ByteSpan,
   checkHead,
@@ -50,6 +51,20 @@ export function newFileId(): string {
 /** Whether `id` has the exact shape of a file id; checked before any path is built from it. */
 export function isFileId(id: string): boolean {
   return ID_PATTERN.test(id);
+}
+
+/**
+ * The errors of a folder that cannot take files now (a full or read-only disk, a folder gone or
+ * replaced, permissions changed): an outage the operator fixes, not a bug, answered 503.
+ */
+const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'ENOENT', 'EIO']);
+
+/** `error` as `StoreUnavailableError` when the folder cannot take files now; otherwise as it is. */
+function writeFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && UNWRITABLE.has(code)
+    ? new StoreUnavailableError('file storage', code, { cause: error })
+    : error;
 }
 
 function isMissing(error: unknown): boolean {
@@ -103,7 +118,9 @@ export class LocalFileStore implements GeneratedFileStore {
 
   async create(extension: FileExtension = 'wav', reserve = 0): Promise<FileDraft> {
     const temp = join(this.#dir, `.${newFileId()}-${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await openFile(temp, 'wx', 0o600);
+    const handle = await openFile(temp, 'wx', 0o600).catch((error: unknown) => {
+      throw writeFailure(error);
+    });
     return new LocalFileDraft(handle, temp, reserve, async () => {
       // No fsync: the files are disposable, and rename alone already hides partial writes
       // from readers; a power cut may lose a file, which the client then asks for again.
@@ -208,7 +225,10 @@ class LocalFileDraft implements FileDraft {
     if (this.#done) throw new Error('the file was already committed or discarded');
     this.#waiting.push(bytes);
     this.#waitingBytes += bytes.length;
-    if (this.#waitingBytes >= WRITE_BATCH_BYTES) await this.#flush();
+    if (this.#waitingBytes >= WRITE_BATCH_BYTES)
+      await this.#flush().catch((error: unknown) => {
+        throw writeFailure(error);
+      });
   }
 
   async commit(head?: Uint8Array): Promise<{ id: string }> {
@@ -223,7 +243,7 @@ class LocalFileDraft implements FileDraft {
     } catch (error) {
       await this.#handle.close().catch(() => {});
       await removeQuietly(this.#temp).catch(() => {});
-      throw error;
+      throw writeFailure(error);
     }
   }
 

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compressedFormatNames, compressedFormats } from '../../../src/speech/audio/compressed-formats.ts';
-import { EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
+import { ENCODING_THREAD_NAME, EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
 import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/format-encoders.ts';
 import { oggCrc } from '../../../src/speech/audio/ogg.ts';
 import { int16ToLittleEndianBytes } from '../../../src/speech/audio/pcm.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
 import { decode, noDecoder, probe } from '../../helpers/decoder.ts';
 import { speechLike } from '../../helpers/signals.ts';
+import { killThreads } from '../../helpers/thread-faults.ts';
 
 // The compressed formats' encoders, fed as the pipeline feeds them (uneven parts), heard back
 // through ffmpeg: the codec it recognises, the length and pitch of what went in.
@@ -73,6 +74,16 @@ describe('Ogg page checksum', () => {
   });
 });
 
+/** An Ogg stream with every page's serial number and checksum zeroed. */
+function withoutOggSerials(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  for (let at = copy.indexOf('OggS'); at >= 0; at = copy.indexOf('OggS', at + 4)) {
+    copy.fill(0, at + 14, at + 18);
+    copy.fill(0, at + 22, at + 26);
+  }
+  return copy;
+}
+
 describe('EncodingThreads', () => {
   let threads: EncodingThreads;
   before(async () => {
@@ -105,5 +116,51 @@ describe('EncodingThreads', () => {
     dropped.drop();
     const after = threads.open(compressedFormats.flac);
     assert.ok((await after.end()).byteLength > 0);
+  });
+
+  it('ends only the stream being encoded when its thread dies; the others go on byte for byte on a new thread', async () => {
+    const input = int16ToLittleEndianBytes(speechLike(RATE, 2));
+    const half = input.byteLength / 2;
+    /** Each format's stream, encoded in two halves, with nothing going wrong. */
+    const alone = async (name: (typeof compressedFormatNames)[number]) => {
+      const stream = threads.open(compressedFormats[name]);
+      return Buffer.concat([
+        await stream.encode(input.subarray(0, half)),
+        await stream.encode(input.subarray(half)),
+        await stream.end(),
+      ]);
+    };
+    const expected = await Promise.all(compressedFormatNames.map(alone));
+    // Three streams have their first half encoded; then one more stream's encoder is at work when
+    // the thread dies under it.
+    const streams = compressedFormatNames.map((name) => threads.open(compressedFormats[name]));
+    const firstHalves = await Promise.all(streams.map((stream) => stream.encode(input.subarray(0, half))));
+    const victim = threads.open(compressedFormats.flac);
+    const working = victim.encode(input);
+    assert.equal(await killThreads(ENCODING_THREAD_NAME), 1);
+    await assert.rejects(working, /encoding thread was lost/);
+    await assert.rejects(victim.encode(input), /encoding thread was lost/, 'the failed stream stays failed');
+    const outputs = await Promise.all(
+      streams.map(async (stream, i) =>
+        Buffer.concat([
+          firstHalves[i] as Uint8Array,
+          await stream.encode(input.subarray(half)),
+          await stream.end(),
+        ]),
+      ),
+    );
+    // Each Ogg stream has a serial number of its own (and each page a checksum over it).
+    const comparable = (name: string, bytes: Buffer) => (name === 'opus' ? withoutOggSerials(bytes) : bytes);
+    for (const [i, name] of compressedFormatNames.entries()) {
+      const got = comparable(name, outputs[i] as Buffer);
+      assert.ok(
+        got.equals(comparable(name, expected[i] as Buffer)),
+        `${name}: the same bytes as with no fault`,
+      );
+    }
+    assert.equal(threads.threads, 1, 'the dead thread was replaced');
+    const next = threads.open(compressedFormats.mp3);
+    await next.encode(input.subarray(0, half));
+    assert.ok((await next.end()).byteLength > 0, 'a new stream is served');
   });
 });

@@ -153,6 +153,7 @@ describeEachDatabase('database', (context) => {
       await sql`alter table ledger drop column free_uses_after`.execute(before.kysely);
       // The migrations after it go too, so they run again on the entries below (as they would
       // on a database of that time).
+      await sql`drop table studio_audio`.execute(before.kysely);
       await sql`drop table topup_requests`.execute(before.kysely);
       await sql`drop index ledger_request_topped_up`.execute(before.kysely);
       await sql`drop table lexicon_entries`.execute(before.kysely);
@@ -234,6 +235,7 @@ describeEachDatabase('database', (context) => {
       await sql`alter table lexicon_entries drop column word_language`.execute(before.kysely);
       // The migrations after it go too, so they run again (as they would on a database of that time).
       await sql`alter table users drop column language`.execute(before.kysely);
+      await sql`drop table studio_audio`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0007'`.execute(before.kysely);
       await sql`insert into lexicon_entries (id, account_id, language, phrase, phrase_key, kind, says, created_at, updated_at)
         values ('lex_old', ${account.id}, 'en', 'Uwase', 'uwase', 'respelling', 'oo wah seh',

@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import WebSocket from 'ws';
+import { startCommand } from '../../test/helpers/service-process.ts';
+
+// The service of the soak: started as `npm start` starts it (the same command line, the same
+// variables), with the inspector on loopback so that the fault schedule can end one of its
+// threads from outside as a crash would (no hook in the service), and restarted on the same port
+// and data after a kill -9.
+
+const root = new URL('../..', import.meta.url);
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
+    });
+  });
+}
+
+/** The environment without a shell's store or metrics settings: only what the soak passes. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|REDIS_|S3_|METRICS_|DATA_DIR)/.test(name)),
+  );
+}
+
+/** One instance of the service, which can be killed with -9 and started again as it was. */
+export class SoakService {
+  readonly base: string;
+  readonly #port: number;
+  readonly #env: NodeJS.ProcessEnv;
+  #child: ChildProcess | undefined;
+  #inspector: Promise<string> | undefined;
+
+  private constructor(port: number, env: NodeJS.ProcessEnv) {
+    this.#port = port;
+    this.base = `http://127.0.0.1:${port}`;
+    this.#env = env;
+  }
+
+  /** Starts an instance with `env` (DATA_DIR, stores, metrics token) on a free port. */
+  static async start(env: NodeJS.ProcessEnv): Promise<SoakService> {
+    const service = new SoakService(await freePort(), env);
+    await service.restart();
+    return service;
+  }
+
+  /** The main process's id (its engines' processes are its children). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts the instance (again) and resolves once its health answers 200. */
+  async restart(): Promise<void> {
+    const start = startCommand(root);
+    const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...start.args], {
+      cwd: root,
+      env: {
+        ...cleanEnvironment(),
+        ...start.env,
+        PORT: String(this.#port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ...this.#env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.#child = child;
+    let stderr = '';
+    this.#inspector = new Promise((resolve, reject) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-20_000);
+        const match = /Debugger listening on (ws:\/\/\S+)/.exec(stderr);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once('exit', () => reject(new Error('the service exited')));
+    });
+    this.#inspector.catch(() => {});
+    const deadline = performance.now() + 120_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stderr}`);
+      if (performance.now() > deadline) throw new Error('the service did not become ready in 120 s');
+      const status = await fetch(`${this.base}/api/v1/health.php`).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+        () => 0,
+      );
+      if (status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** kill -9: no shutdown, no draining; resolves once the process is gone. */
+  async kill9(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** SIGTERM, then the exit. */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  /**
+   * Ends the instance's worker threads whose title holds `name` (`ijwi-engine`, `ijwi-encoding`)
+   * as a crash inside them would, through the inspector: `process.exit(70)` run in the thread.
+   * Resolves how many were ended.
+   */
+  async killThreads(name: string, limit = 1): Promise<number> {
+    const url = await this.#inspector;
+    if (!url) return 0;
+    const socket = new WebSocket(url);
+    await once(socket, 'open');
+    let id = 0;
+    const sessions: string[] = [];
+    const answered = new Map<number, () => void>();
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as {
+        id?: number;
+        method?: string;
+        params?: { sessionId: string; workerInfo: { title: string } };
+      };
+      if (message.method === 'NodeWorker.attachedToWorker' && message.params?.workerInfo.title.includes(name))
+        sessions.push(message.params.sessionId);
+      if (message.id !== undefined) answered.get(message.id)?.();
+    });
+    const call = (method: string, params: object) =>
+      new Promise<void>((resolve) => {
+        answered.set(++id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      });
+    try {
+      await call('NodeWorker.enable', { waitForDebuggerOnStart: false });
+      // Attachments are reported right after `enable` is answered.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const ended = sessions.slice(0, limit);
+      for (const sessionId of ended) {
+        const exit = { id: 1, method: 'Runtime.evaluate', params: { expression: 'process.exit(70)' } };
+        await call('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify(exit) });
+      }
+      return ended.length;
+    } finally {
+      socket.close();
+    }
+  }
+}
