@@ -129,16 +129,19 @@ describe('npm run say', () => {
       assert.equal(code, 0, stderr);
       return stdout.trim();
     };
+    /** The phonemes without stress marks, for what the sounds are. */
+    const unstressed = async (language: string, ssml: string) =>
+      (await phonemes(language, ssml)).replace(/[ˈˌ]/gu, '');
     // English voice (Flite): the place with Kinyarwanda's ny and open syllables; the Kinyarwanda
     // greeting "bite" as [bite], where English text reads the English verb [baɪt].
     assert.match(
-      await phonemes('en', '<speak>Welcome to <lang xml:lang="rw">Nyamirambo</lang>.</speak>'),
+      await unstressed('en', '<speak>Welcome to <lang xml:lang="rw">Nyamirambo</lang>.</speak>'),
       /njɑmi\S*mb/,
     );
     const greeting = await phonemes('en', '<speak>Say <lang xml:lang="rw">bite</lang> now.</speak>');
     const verb = await phonemes('en', '<speak>Say bite now.</speak>');
     assert.match(verb, /bˈaɪt /);
-    assert.match(greeting, /bˈ?ite/);
+    assert.match(greeting.replace(/[ˈˌ]/gu, ''), /bite/);
     assert.doesNotMatch(greeting, /aɪt/);
     // Kinyarwanda voice (espeak-ng): "meeting" in English sounds, stressed, with its final [ŋ];
     // marked Kinyarwanda, the same letters by Kinyarwanda's rules ([ŋɡ], no English stress).

@@ -47,18 +47,14 @@ export function lexiconWords(words: readonly string[], printed: string): Lexicon
 
 /**
  * A lexicon addenda file (`-add_lex`): one `word : phones` line per word, lower case as Flite
- * looks words up, the first pronunciation of a word kept; a word written with capitals gets a line
- * as written too, since Flite asks whether a token is in its lexicon before it lowers it, and
- * spells a capitalised token it finds in neither its lexicon nor its pronounceable shapes
- * ("Rwanda" letter by letter). Words are letters and apostrophes only, and phones names of the
- * phone set, so a line cannot hold anything else.
+ * looks words up, the first pronunciation of a word kept. Words are letters and apostrophes
+ * only, and phones names of the phone set, so a line cannot hold anything else.
  */
 export function lexiconAddenda(words: readonly LexiconWord[]): string {
   const entries = new Map<string, string>();
   for (const { spelling, phones } of words) {
-    for (const key of new Set([spelling.toLowerCase(), spelling])) {
-      if (!entries.has(key)) entries.set(key, `${key} : ${phones.join(' ')}\n`);
-    }
+    const key = spelling.toLowerCase();
+    if (!entries.has(key)) entries.set(key, `${key} : ${phones.join(' ')}\n`);
   }
   return [...entries.values()].join('');
 }
