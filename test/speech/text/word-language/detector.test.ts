@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { decisionCost, detectorScores } from '../../../../bench/word-language/detector.ts';
 import { readInputText } from '../../../../src/speech/input-text.ts';
 import { frontEndFor } from '../../../../src/speech/text/front-end.ts';
 import { foreignWords } from '../../../../src/speech/text/word-language/clause.ts';
+import { englishWords, frenchWordList } from '../../../../src/speech/text/word-language/lexicons.ts';
 import { markWords } from '../../../../src/speech/text/word-language/marks.ts';
 import { fitsKinyarwanda } from '../../../../src/speech/text/word-language/phonotactics.ts';
 import { findVoice, type Voice } from '../../../../src/speech/voices.ts';
@@ -19,6 +22,26 @@ describe('the word-language detector', () => {
     assert.ok(all !== undefined && all.words >= 400, 'the labelled set holds at least 400 words');
     assert.ok(all.precision >= MIN_PRECISION, `precision ${all.precision}`);
     assert.ok(all.recall >= MIN_RECALL, `recall ${all.recall}`);
+  });
+
+  it('finds every word of both word lists, those the CMU dictionary lists out of order too', () => {
+    const require = createRequire(import.meta.url);
+    const cmu = readFileSync(require.resolve('cmu-pronouncing-dictionary'), 'utf8');
+    const english = Array.from(cmu.matchAll(/^\s+"([^"(]+)":/gmu), (m) => m[1] as string);
+    const french = JSON.parse(readFileSync(require.resolve('an-array-of-french-words'), 'utf8')) as string[];
+    assert.ok(english.length > 120_000 && french.length > 330_000);
+    // Every 37th word, and every word the dictionary lists before one it should follow.
+    const sample = (words: readonly string[]) =>
+      words.filter((word, i) => i % 37 === 0 || (i > 0 && (words[i - 1] as string) > word));
+    assert.deepEqual(
+      sample(english).filter((word) => !englishWords().has(word)),
+      [],
+    );
+    assert.deepEqual(
+      sample(french).filter((word) => !frenchWordList().has(word)),
+      [],
+    );
+    for (const word of ['nsengiyumva', 'kimihurura', 'qqqq']) assert.ok(!englishWords().has(word), word);
   });
 
   it('decides a reply of every language and finds its foreign words', () => {
