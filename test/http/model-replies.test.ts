@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import { markdownDocument } from '../../src/speech/markdown/read.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
@@ -27,6 +28,14 @@ const EDGE_SECONDS = 0.06;
 /** On the live path, pauses between clauses cut differently may differ by this share of the audio. */
 const LIVE_CUTS_SHARE = 1.1;
 const MARKUP = /[*_~`#[\]|<>]/u;
+
+/** The text an English clause gives its engine: text input, or a mixed clause's text and words (a name such as Kigali). */
+const textOf = (input: EngineInput): string => {
+  if (input.kind === 'text') return input.text;
+  return input.kind === 'mixed'
+    ? input.parts.map((part) => (part.kind === 'phonemes' ? '' : part.text)).join('')
+    : '';
+};
 
 /** A rule (`---`) is a pause the plain twin has no way to write: it is allowed for. */
 const rulePauses = (reply: string) =>
@@ -134,7 +143,7 @@ describe('replies written by a language model, through the public paths', () => 
       const from = jobs.length;
       try {
         const said = await live(client, `f${seed}`, reply, 'en', seed);
-        const inputs = jobs.slice(from).map((job) => (job.input.kind === 'text' ? job.input.text : ''));
+        const inputs = jobs.slice(from).map((job) => textOf(job.input));
         for (const input of inputs)
           assert.doesNotMatch(input, MARKUP, `seed ${seed}: ${JSON.stringify(reply)}`);
         // The whole reply, read at once on the file endpoint, gives its engines the same words.
@@ -145,9 +154,7 @@ describe('replies written by a language model, through the public paths', () => 
           headers: withKey(key),
           payload: { input: reply, language: 'en' },
         });
-        const wholeInputs = jobs
-          .slice(wholeFrom)
-          .map((job) => (job.input.kind === 'text' ? job.input.text : ''));
+        const wholeInputs = jobs.slice(wholeFrom).map((job) => textOf(job.input));
         assert.equal(whole.statusCode, wholeInputs.length > 0 ? 200 : 400, whole.body);
         assert.deepEqual(
           wordsOf(inputs.join(' ')),

@@ -30,7 +30,8 @@ type NativePart = (text: string, afterWord: boolean) => ClausePart | undefined;
 
 // The engine reads text as text only (see engines/engine.ts): nothing in it needs escaping.
 const plainText = (text: string): EngineInput => ({ kind: 'text', text });
-const textPart: NativePart = (text) => (/\S/u.test(text) ? { kind: 'text', text } : undefined);
+// Spaces too: two foreign words side by side stay two words.
+const textPart: NativePart = (text) => (text === '' ? undefined : { kind: 'text', text });
 const kinyarwandaPart: NativePart = (text, afterWord) => {
   const phonemes = kinyarwandaToEspeak(text, afterWord);
   return phonemes === '' ? undefined : { kind: 'phonemes', phonemes, ipa: kinyarwandaToIpa(text) };

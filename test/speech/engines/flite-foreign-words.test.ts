@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isPhone } from '../../../src/speech/engines/flite/cmu-phones.ts';
 import { fliteClause } from '../../../src/speech/engines/flite/foreign-words.ts';
+import { frontEndFor } from '../../../src/speech/text/front-end.ts';
 import { kinyarwandaWordIpa } from '../../../src/speech/text/rw/g2p.ts';
 
 const rw = (text: string) => ({ kind: 'word', text, language: 'rw', ipa: kinyarwandaWordIpa(text) }) as const;
@@ -34,6 +35,14 @@ describe("Flite's clause with Kinyarwanda words", () => {
     });
     const [standIn] = clause.foreign;
     assert.ok(standIn && !['zazaba', 'zazabe'].includes(standIn.spelling));
+  });
+
+  it('keeps two names side by side two words, as the front-end gives them', () => {
+    const input = frontEndFor('en').engineInput('Ask for Nsengiyumva Mugisha now.');
+    assert.equal(input?.kind, 'mixed');
+    const clause = fliteClause(input as Exclude<typeof input, undefined | { kind: 'phonemes' }>);
+    const [first, second] = clause.foreign;
+    assert.match(clause.text, new RegExp(`^Ask for ${first?.spelling} ${second?.spelling} now\\.$`));
   });
 
   it('leaves text input and words of other languages as written', () => {
