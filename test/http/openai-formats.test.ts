@@ -140,18 +140,19 @@ describe('audio formats (decoded by ffmpeg)', { skip: noDecoder }, () => {
       const whole = Buffer.concat(parts.map((part) => part.bytes));
       const total = await heard(whole, format);
       assert.ok(total.seconds > 40, `${format}: ${total.seconds} s`);
-      // The first part alone decodes to the start of the speech: a small share of the whole.
-      const first = parts[0]?.bytes ?? new Uint8Array(0);
-      const opening = await heard(first, format);
+      // The first two parts decode to the start of the speech: a small share of the whole. (The
+      // first alone may hold the encoder's first MP3 frame or two, fewer than a decoder needs to
+      // recognise the stream.)
+      const opening = await heard(Buffer.concat(parts.slice(0, 2).map((part) => part.bytes)), format);
       assert.ok(
         opening.seconds > 0 && opening.seconds < total.seconds / 5,
-        `${format}: first part ${opening.seconds} s`,
+        `${format}: first parts ${opening.seconds} s`,
       );
       assert.ok(parts.length > 10, `${format}: ${parts.length} parts`);
       const last = parts.at(-1)?.at ?? 0;
       assert.ok(
-        (parts[0]?.at ?? last) < last / 2,
-        `${format}: first part at ${parts[0]?.at} ms, last at ${last} ms`,
+        (parts[1]?.at ?? last) < last / 2,
+        `${format}: second part at ${parts[1]?.at} ms, last at ${last} ms`,
       );
     }
   });
