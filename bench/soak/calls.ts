@@ -82,12 +82,12 @@ export class Callers {
   }
 
   /** An account, one of its keys, and a turn of a language opening with the account's greeting. */
-  #caller() {
+  #caller(given?: LanguageCode) {
     const { keys, turns } = this.#options;
     const account = Math.floor(this.#options.random() * keys.length);
     const accountKeys = keys[account] ?? [];
     const key = accountKeys[this.#nextKey++ % accountKeys.length] as string;
-    const language = this.#pick<LanguageCode>(['rw', 'en', 'fr']);
+    const language = given ?? this.#pick<LanguageCode>(['rw', 'en', 'fr']);
     const text = `${GREETINGS[language]} ${this.#pick(turns[language])}`;
     return { account, key, language, text };
   }
@@ -101,14 +101,17 @@ export class Callers {
     return this.live();
   }
 
-  /** A stream in a telephony format; a tenth of callers hang up after a second, a twentieth never read. */
-  async stream(): Promise<CallRecord> {
-    const { account, key, language, text } = this.#caller();
+  /**
+   * A stream in a telephony format; a tenth of callers hang up after a second, a twentieth never
+   * read. `voice` fixes the voice (a probe of the neural one); else it is drawn.
+   */
+  async stream(voice?: { readonly language: LanguageCode; readonly speakerId: number }): Promise<CallRecord> {
+    const { account, key, language, text } = this.#caller(voice?.language);
     const format = this.#pick(Object.keys(STREAM_FORMATS));
     const perSecond = STREAM_FORMATS[format] as number;
     const draw = this.#options.random();
     const behaviour = draw < 0.1 ? 'hang-up' : draw < 0.15 ? 'never-read' : 'listen';
-    const speakerId = Math.floor(this.#options.random() * (language === 'en' ? 5 : 3));
+    const speakerId = voice?.speakerId ?? Math.floor(this.#options.random() * (language === 'en' ? 5 : 3));
     const body = { input: text, language, speaker_id: speakerId, format };
     const record = await this.#http('/api/v1/tts-stream.php', key, body, {
       hangUpAfterBytes: behaviour === 'hang-up' ? perSecond : undefined,
