@@ -34,6 +34,11 @@ export interface CallRecord {
   readonly heard: boolean;
   /** Tokens the call should cost if charged (one per started 100 characters). */
   readonly tokens: number;
+  /**
+   * A live context cut after its audio began gets no bill: it paid for the parts it had started,
+   * at least one token and at most `tokens` (all its text is sent before its first audio).
+   */
+  readonly tokensAtLeast?: number;
   /** From the request to the first audio byte, in ms. */
   readonly firstAudioMs?: number;
 }
@@ -202,6 +207,7 @@ export class Callers {
       const heard = () => ({
         heard: bytes > 0,
         seconds: bytes / 8000,
+        ...(bytes > 0 ? { tokens: tokensOf(text), tokensAtLeast: 1 } : {}),
         ...(firstAudioMs ? { firstAudioMs } : {}),
       });
       socket.on('unexpected-response', (_req, response) =>
@@ -241,7 +247,8 @@ export class Callers {
             socket.send(JSON.stringify({ type: 'end', context_id: 'c' }));
           }
         } else if (message.type === 'done') {
-          finish(record({ end: 'completed', tokens: message.billing?.tokens_charged ?? 0, ...heard() }));
+          const { tokensAtLeast: _unknown, ...received } = heard();
+          finish(record({ end: 'completed', ...received, tokens: message.billing?.tokens_charged ?? 0 }));
         } else if (message.type === 'error') {
           finish(record({ end: 'error', code: message.code ?? 'error', ...heard() }));
         }

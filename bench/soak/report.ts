@@ -20,6 +20,10 @@ export interface AccountLedger {
   /** Tokens the ledger took (charges less refunds), beside what the calls that got audio cost. */
   readonly tokensCharged: number;
   readonly tokensExpected: number;
+  /** The same with each live context cut after its audio began at its least (see `CallRecord.tokensAtLeast`): equal to `tokensExpected` when none was. */
+  readonly tokensExpectedAtLeast: number;
+  /** Live contexts cut after their audio began. */
+  readonly liveCut: number;
   /** Calls whose seconds the client could count (PCM, G.711, WAV; not hang-ups): ledger against heard. */
   readonly countedCalls: number;
   readonly secondsLedger: number;
@@ -161,11 +165,15 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
   const tokensCharged = -rows
     .filter((r) => r.kind === 'charge' || r.kind === 'refund')
     .reduce((sum, r) => sum + r.tokens, 0);
-  const tokensExpected = calls.filter((c) => c.heard).reduce((sum, c) => sum + c.tokens, 0);
+  const heard = calls.filter((c) => c.heard);
+  const tokensExpected = heard.reduce((sum, c) => sum + c.tokens, 0);
+  const tokensExpectedAtLeast = heard.reduce((sum, c) => sum + (c.tokensAtLeast ?? c.tokens), 0);
   return {
     account,
     tokensCharged,
     tokensExpected,
+    tokensExpectedAtLeast,
+    liveCut: heard.filter((c) => c.tokensAtLeast !== undefined).length,
     countedCalls,
     secondsLedger: round(secondsLedger, 1),
     secondsHeard: round(secondsHeard, 1),
@@ -262,7 +270,9 @@ export function printSoak(report: SoakReport): void {
     report.ledger.map((a) => [
       a.account,
       String(a.tokensCharged),
-      String(a.tokensExpected),
+      a.tokensExpectedAtLeast === a.tokensExpected
+        ? String(a.tokensExpected)
+        : `${a.tokensExpectedAtLeast}-${a.tokensExpected} (${a.liveCut} live cut)`,
       String(a.countedCalls),
       fixed(a.secondsLedger),
       fixed(a.secondsHeard),

@@ -34,7 +34,14 @@ describe('a short soak through a worker death, an encoding thread death and a fi
     for (const account of report.ledger) {
       const figures = JSON.stringify(account);
       assert.equal(account.unmatched, 0, `audio without a charge, or a charge without audio: ${figures}`);
-      assert.equal(account.tokensCharged, account.tokensExpected, figures);
+      // Exact, but for a live context an ended worker cut after its audio began: its bill is the
+      // parts it had started, which its client cannot know, between one token and its whole text.
+      assert.ok(
+        account.tokensCharged >= account.tokensExpectedAtLeast &&
+          account.tokensCharged <= account.tokensExpected,
+        figures,
+      );
+      if (account.liveCut === 0) assert.equal(account.tokensCharged, account.tokensExpected, figures);
       assert.equal(account.secondsLedger, account.secondsHeard, figures);
     }
   });
