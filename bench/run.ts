@@ -53,6 +53,8 @@ const { values } = parseArgs({
     /** A day on the phone with faults (bench/soak/), for `minutes` (default 60). */
     soak: { type: 'boolean', default: false },
     minutes: { type: 'string', default: '60' },
+    /** With --soak: two instances on a private PostgreSQL, Redis and S3-compatible store. */
+    'scale-out': { type: 'boolean', default: false },
   },
 });
 const memoryWorkers = (values.workers ?? '').split(',').map(Number);
@@ -233,7 +235,7 @@ async function metricsOverheadRun(): Promise<void> {
 if (values.soak) {
   const minutes = Number(values.minutes);
   if (!(minutes > 0)) throw new Error('--minutes takes a positive number');
-  await benchSoak(minutes, progress);
+  await benchSoak({ minutes, mode: values['scale-out'] ? 'scale-out' : 'embedded', progress });
 } else if (values.memory) {
   await memory();
 } else if (values['metrics-overhead']) {

@@ -34,6 +34,11 @@ export interface CallRecord {
   readonly heard: boolean;
   /** Tokens the call should cost if charged (one per started 100 characters). */
   readonly tokens: number;
+  /**
+   * A live context cut after its audio began gets no bill: it paid for the parts it had started,
+   * at least one token and at most `tokens` (all its text is sent before its first audio).
+   */
+  readonly tokensAtLeast?: number;
   /** From the request to the first audio byte, in ms. */
   readonly firstAudioMs?: number;
 }
@@ -82,12 +87,12 @@ export class Callers {
   }
 
   /** An account, one of its keys, and a turn of a language opening with the account's greeting. */
-  #caller() {
+  #caller(given?: LanguageCode) {
     const { keys, turns } = this.#options;
     const account = Math.floor(this.#options.random() * keys.length);
     const accountKeys = keys[account] ?? [];
     const key = accountKeys[this.#nextKey++ % accountKeys.length] as string;
-    const language = this.#pick<LanguageCode>(['rw', 'en', 'fr']);
+    const language = given ?? this.#pick<LanguageCode>(['rw', 'en', 'fr']);
     const text = `${GREETINGS[language]} ${this.#pick(turns[language])}`;
     return { account, key, language, text };
   }
@@ -101,14 +106,17 @@ export class Callers {
     return this.live();
   }
 
-  /** A stream in a telephony format; a tenth of callers hang up after a second, a twentieth never read. */
-  async stream(): Promise<CallRecord> {
-    const { account, key, language, text } = this.#caller();
+  /**
+   * A stream in a telephony format; a tenth of callers hang up after a second, a twentieth never
+   * read. `voice` fixes the voice (a probe of the neural one); else it is drawn.
+   */
+  async stream(voice?: { readonly language: LanguageCode; readonly speakerId: number }): Promise<CallRecord> {
+    const { account, key, language, text } = this.#caller(voice?.language);
     const format = this.#pick(Object.keys(STREAM_FORMATS));
     const perSecond = STREAM_FORMATS[format] as number;
     const draw = this.#options.random();
     const behaviour = draw < 0.1 ? 'hang-up' : draw < 0.15 ? 'never-read' : 'listen';
-    const speakerId = Math.floor(this.#options.random() * (language === 'en' ? 5 : 3));
+    const speakerId = voice?.speakerId ?? Math.floor(this.#options.random() * (language === 'en' ? 5 : 3));
     const body = { input: text, language, speaker_id: speakerId, format };
     const record = await this.#http('/api/v1/tts-stream.php', key, body, {
       hangUpAfterBytes: behaviour === 'hang-up' ? perSecond : undefined,
@@ -199,6 +207,7 @@ export class Callers {
       const heard = () => ({
         heard: bytes > 0,
         seconds: bytes / 8000,
+        ...(bytes > 0 ? { tokens: tokensOf(text), tokensAtLeast: 1 } : {}),
         ...(firstAudioMs ? { firstAudioMs } : {}),
       });
       socket.on('unexpected-response', (_req, response) =>
@@ -238,7 +247,8 @@ export class Callers {
             socket.send(JSON.stringify({ type: 'end', context_id: 'c' }));
           }
         } else if (message.type === 'done') {
-          finish(record({ end: 'completed', tokens: message.billing?.tokens_charged ?? 0, ...heard() }));
+          const { tokensAtLeast: _unknown, ...received } = heard();
+          finish(record({ end: 'completed', ...received, tokens: message.billing?.tokens_charged ?? 0 }));
         } else if (message.type === 'error') {
           finish(record({ end: 'error', code: message.code ?? 'error', ...heard() }));
         }

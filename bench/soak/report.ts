@@ -1,5 +1,6 @@
 import { fixed, percentile, printTable } from '../stats.ts';
 import type { CallRecord } from './calls.ts';
+import type { SoakMode } from './deployment.ts';
 import type { FaultRecord } from './faults.ts';
 
 // The soak's report: what became of every call, every account's ledger against the audio its
@@ -19,6 +20,10 @@ export interface AccountLedger {
   /** Tokens the ledger took (charges less refunds), beside what the calls that got audio cost. */
   readonly tokensCharged: number;
   readonly tokensExpected: number;
+  /** The same with each live context cut after its audio began at its least (see `CallRecord.tokensAtLeast`): equal to `tokensExpected` when none was. */
+  readonly tokensExpectedAtLeast: number;
+  /** Live contexts cut after their audio began. */
+  readonly liveCut: number;
   /** Calls whose seconds the client could count (PCM, G.711, WAV; not hang-ups): ledger against heard. */
   readonly countedCalls: number;
   readonly secondsLedger: number;
@@ -40,8 +45,21 @@ export interface SoakWindow {
   readonly firstAudioP95Ms: number | null;
 }
 
+/** The last window set against the first (the target: no more than 10 % above it). */
+export interface SteadyCheck {
+  readonly first: number;
+  readonly last: number;
+  /** (last - first) / first, in percent. */
+  readonly changePercent: number;
+  readonly pass: boolean;
+}
+
 export interface SoakReport {
+  readonly mode: SoakMode;
   readonly minutes: number;
+  /** How long each window is, and why when it is not 10 minutes. */
+  readonly windowMinutes: number;
+  readonly windowNote: string;
   readonly calls: {
     readonly total: number;
     readonly completed: number;
@@ -51,10 +69,17 @@ export interface SoakReport {
   };
   readonly ledger: readonly AccountLedger[];
   readonly windows: readonly SoakWindow[];
+  /** The last window's resident memory and first-audio p95 against the first's; null: fewer than two windows with figures. */
+  readonly steady: {
+    readonly rss: SteadyCheck | null;
+    readonly firstAudioP95: SteadyCheck | null;
+    readonly pass: boolean | null;
+  };
   readonly faults: readonly FaultRecord[];
 }
 
 export interface SoakInput {
+  readonly mode: SoakMode;
   readonly minutes: number;
   readonly records: readonly CallRecord[];
   readonly faults: readonly FaultRecord[];
@@ -65,6 +90,30 @@ export interface SoakInput {
 }
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** How much the last window may be above the first, in percent. */
+const STEADY_PERCENT = 10;
+
+/**
+ * Ten-minute windows, as the issue asks; a run shorter than 20 minutes would have one or two, so
+ * it is cut into equal windows of at least 2 minutes instead (the whole run when shorter than 4).
+ */
+export function windowMinutes(minutes: number): number {
+  return minutes >= 20 ? 10 : minutes / Math.max(1, Math.floor(minutes / 2));
+}
+
+/**
+ * The last of `values` against the first: a pass when it is no more than `STEADY_PERCENT` above
+ * (a service that ends leaner or faster than it began passes); null without two figures.
+ */
+export function steadyCheck(values: readonly (number | null)[]): SteadyCheck | null {
+  if (values.length < 2) return null;
+  const first = values[0];
+  const last = values.at(-1);
+  if (first === null || first === undefined || last === null || last === undefined || first <= 0) return null;
+  const changePercent = round(((last - first) / first) * 100, 1);
+  return { first, last, changePercent, pass: changePercent <= STEADY_PERCENT };
+}
 
 function count(values: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -116,11 +165,15 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
   const tokensCharged = -rows
     .filter((r) => r.kind === 'charge' || r.kind === 'refund')
     .reduce((sum, r) => sum + r.tokens, 0);
-  const tokensExpected = calls.filter((c) => c.heard).reduce((sum, c) => sum + c.tokens, 0);
+  const heard = calls.filter((c) => c.heard);
+  const tokensExpected = heard.reduce((sum, c) => sum + c.tokens, 0);
+  const tokensExpectedAtLeast = heard.reduce((sum, c) => sum + (c.tokensAtLeast ?? c.tokens), 0);
   return {
     account,
     tokensCharged,
     tokensExpected,
+    tokensExpectedAtLeast,
+    liveCut: heard.filter((c) => c.tokensAtLeast !== undefined).length,
     countedCalls,
     secondsLedger: round(secondsLedger, 1),
     secondsHeard: round(secondsHeard, 1),
@@ -140,10 +193,10 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
 export function soakReport(input: SoakInput): SoakReport {
   const { records } = input;
   const lost = records.filter((r) => r.end === 'lost');
-  const windowMinutes = input.minutes >= 30 ? 10 : Math.max(1, input.minutes / 5);
+  const length = windowMinutes(input.minutes);
   const windows: SoakWindow[] = [];
-  for (let from = 0; from < input.minutes - 1e-9; from += windowMinutes) {
-    const to = Math.min(input.minutes, from + windowMinutes);
+  for (let from = 0; from < input.minutes - 1e-9; from += length) {
+    const to = Math.min(input.minutes, from + length);
     const inWindow = records.filter((r) => {
       const minute = (r.startedAt - input.runStart) / 60_000;
       return minute >= from && minute < to;
@@ -160,8 +213,17 @@ export function soakReport(input: SoakInput): SoakReport {
       firstAudioP95Ms: firstAudio.length > 0 ? round(percentile(firstAudio, 95), 0) : null,
     });
   }
+  const rss = steadyCheck(windows.map((w) => w.rssMb));
+  const firstAudioP95 = steadyCheck(windows.map((w) => w.firstAudioP95Ms));
   return {
+    mode: input.mode,
     minutes: input.minutes,
+    windowMinutes: round(length),
+    windowNote:
+      length === 10
+        ? '10-minute windows'
+        : `a run shorter than 20 minutes: cut into windows of ${round(length)} minutes` +
+          (input.minutes < 4 ? ' (one window: too short to compare a last window with the first)' : ''),
     calls: {
       total: records.length,
       completed: records.filter((r) => r.end === 'completed').length,
@@ -171,6 +233,7 @@ export function soakReport(input: SoakInput): SoakReport {
     },
     ledger: input.accountIds.map((_, i) => accountLedger(input, i)),
     windows,
+    steady: { rss, firstAudioP95, pass: rss && firstAudioP95 ? rss.pass && firstAudioP95.pass : null },
     faults: input.faults,
   };
 }
@@ -179,7 +242,7 @@ export function soakReport(input: SoakInput): SoakReport {
 export function printSoak(report: SoakReport): void {
   const { calls } = report;
   console.log(
-    `\nSoak, ${report.minutes} min: ${calls.total} calls, ${calls.completed} completed, ` +
+    `\nSoak (${report.mode}), ${report.minutes} min: ${calls.total} calls, ${calls.completed} completed, ` +
       `${Object.values(calls.errors).reduce((a, b) => a + b, 0)} ended with a clear error, ${calls.lost} lost`,
   );
   printTable(
@@ -207,7 +270,9 @@ export function printSoak(report: SoakReport): void {
     report.ledger.map((a) => [
       a.account,
       String(a.tokensCharged),
-      String(a.tokensExpected),
+      a.tokensExpectedAtLeast === a.tokensExpected
+        ? String(a.tokensExpected)
+        : `${a.tokensExpectedAtLeast}-${a.tokensExpected} (${a.liveCut} live cut)`,
       String(a.countedCalls),
       fixed(a.secondsLedger),
       fixed(a.secondsHeard),
@@ -216,7 +281,7 @@ export function printSoak(report: SoakReport): void {
       String(a.unmatched),
     ]),
   );
-  console.log('\nWindows');
+  console.log(`\nWindows (${report.windowNote})`);
   printTable(
     ['minutes', 'calls', 'RSS MB', 'first audio p95 ms'],
     report.windows.map((w) => [
@@ -226,10 +291,25 @@ export function printSoak(report: SoakReport): void {
       fixed(w.firstAudioP95Ms, 0),
     ]),
   );
+  const steady = (name: string, check: SteadyCheck | null, unit: string) =>
+    check === null
+      ? `${name}: not compared (fewer than two windows with figures)`
+      : `${name}: ${fixed(check.first, 0)} -> ${fixed(check.last, 0)} ${unit} ` +
+        `(${check.changePercent > 0 ? '+' : ''}${check.changePercent} %) ${check.pass ? 'PASS' : 'FAIL'}`;
+  console.log(
+    `\nLast window within ${STEADY_PERCENT} % of the first (no more than ${STEADY_PERCENT} % above it):`,
+  );
+  console.log(`  ${steady('resident memory', report.steady.rss, 'MB')}`);
+  console.log(`  ${steady('first-audio p95', report.steady.firstAudioP95, 'ms')}`);
   console.log('\nFaults');
   printTable(
     ['at s', 'fault', 'what', 'recovery ms'],
-    report.faults.map((f) => [fixed(f.at, 0), f.fault, f.detail, fixed(f.recoveryMs, 0)]),
+    report.faults.map((f) => [
+      fixed(f.at, 0),
+      f.fault,
+      f.hit ? f.detail : `${f.detail} (NOT HIT)`,
+      fixed(f.recoveryMs, 0),
+    ]),
   );
 }
 

@@ -1,29 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
+import { unusedPort } from '../../test/helpers/ports.ts';
 import { startCommand } from '../../test/helpers/service-process.ts';
+import { processTree } from '../process-tree.ts';
 
 // The service of the soak: started as `npm start` starts it (the same command line, the same
 // variables), with the inspector on loopback so that the fault schedule can end one of its
 // threads from outside as a crash would (no hook in the service), and restarted on the same port
-// and data after a kill -9.
+// and data after a kill -9. Its neural runtime processes (one per engine worker that has spoken a
+// neural clause) are its descendants, found by their command line.
 
 const root = new URL('../..', import.meta.url);
-
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
-      );
-    });
-  });
-}
 
 /** The environment without a shell's store or metrics settings: only what the soak passes. */
 function cleanEnvironment(): NodeJS.ProcessEnv {
@@ -48,7 +37,7 @@ export class SoakService {
 
   /** Starts an instance with `env` (DATA_DIR, stores, metrics token) on a free port. */
   static async start(env: NodeJS.ProcessEnv): Promise<SoakService> {
-    const service = new SoakService(await freePort(), env);
+    const service = new SoakService(await unusedPort(), env);
     await service.restart();
     return service;
   }
@@ -159,5 +148,20 @@ export class SoakService {
     } finally {
       socket.close();
     }
+  }
+
+  /** kill -9 of every neural runtime process the instance runs now; resolves how many. */
+  killNeuralRuntimes(): number {
+    const pid = this.pid;
+    if (pid === undefined) return 0;
+    const runtimes = processTree(pid).filter((member) => {
+      try {
+        return readFileSync(`/proc/${member}/cmdline`, 'utf8').includes('runtime-process.');
+      } catch {
+        return false;
+      }
+    });
+    for (const runtime of runtimes) process.kill(runtime, 'SIGKILL');
+    return runtimes.length;
   }
 }

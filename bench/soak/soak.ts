@@ -1,20 +1,20 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
-import { openDatabase } from '../../src/store/db/database.ts';
+import { type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
 import { treeRssMb } from '../process-tree.ts';
 import { loadTurns } from '../turns.ts';
 import { Callers, type CallRecord } from './calls.ts';
-import { type FaultName, type FaultRecord, injectFault } from './faults.ts';
+import { NEURAL_VOICE, SoakDeployment, type SoakMode } from './deployment.ts';
+import { type FaultName, type FaultRecord, injectFault, type ProbeKind } from './faults.ts';
 import { type LedgerRow, printSoak, type SoakReport, soakChart, soakReport } from './report.ts';
-import { SoakService } from './service.ts';
 
-// `npm run bench -- --soak [--minutes N]`: the service on its embedded defaults, started as
-// `npm start` starts it, fed by receptionist-like callers while a fault schedule runs; then the
-// ledger is read and set against what every client received. Writes bench/results/soak.json and
-// soak.svg. Not a test: the figures depend on the machine.
+// `npm run bench -- --soak [--scale-out] [--minutes N]`: the service started as `npm start` starts
+// it (embedded: one instance on its defaults; scaled out: two on a private PostgreSQL, Redis and
+// S3-compatible store), fed by receptionist-like callers spread over the instances while a fault
+// schedule runs; then the ledger is read and set against what every client received. Writes
+// bench/results/soak.json (soak-scale-out.json) and its chart. Not a test: the figures depend on
+// the machine (the short soak in CI, test/integration/soak.test.ts, asserts what does not).
 
 const ACCOUNTS = 6;
 const KEYS_PER_ACCOUNT = 30;
@@ -24,7 +24,23 @@ const BURST = 12;
 const BURST_EVERY_MS = 60_000;
 const MEMORY_EVERY_MS = 5_000;
 const RETRY_AFTER_MS = 1_000;
-const FAULTS: readonly FaultName[] = ['pool-worker', 'encoding-thread', 'storage-unusable', 'kill-9'];
+/** Every fault each mode can inject: the neural pack is installed embedded, the stores are private scaled out. */
+const FAULTS: Readonly<Record<SoakMode, readonly FaultName[]>> = {
+  embedded: ['pool-worker', 'encoding-thread', 'neural-runtime', 'storage-unusable', 'kill-9'],
+  'scale-out': ['pool-worker', 'encoding-thread', 'postgres-restart', 'redis-restart', 'kill-9'],
+};
+/** How long the file store stays unusable and a restarted store down, by default. */
+const OUTAGE_MS = 20_000;
+
+export interface SoakOptions {
+  readonly minutes: number;
+  readonly mode: SoakMode;
+  /** The faults, spread evenly over the run; by default every fault the mode can inject. */
+  readonly faults?: readonly FaultName[];
+  /** How long the file store stays unusable and a restarted store down. */
+  readonly outageMs?: number;
+  readonly progress?: (line: string) => void;
+}
 
 /** A random source with a seed, so that two runs make the same calls. */
 function seeded(seed: number): () => number {
@@ -39,8 +55,8 @@ function seeded(seed: number): () => number {
 }
 
 /** Accounts with tokens, keys, and their free trial used, so every call is charged in tokens. */
-async function prepare(dataDir: string): Promise<{ accountIds: string[]; keys: string[][] }> {
-  const db = await openDatabase(join(dataDir, 'ijwi.sqlite'));
+async function prepare(database: DatabaseSource): Promise<{ accountIds: string[]; keys: string[][] }> {
+  const db = await openDatabase(database);
   try {
     const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
     const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
@@ -76,8 +92,8 @@ async function prepare(dataDir: string): Promise<{ accountIds: string[]; keys: s
   }
 }
 
-async function readLedger(dataDir: string): Promise<LedgerRow[]> {
-  const db = await openDatabase(join(dataDir, 'ijwi.sqlite'));
+async function readLedger(database: DatabaseSource): Promise<LedgerRow[]> {
+  const db = await openDatabase(database);
   try {
     const rows = await db.kysely
       .selectFrom('ledger')
@@ -95,30 +111,39 @@ async function readLedger(dataDir: string): Promise<LedgerRow[]> {
   }
 }
 
-/** Runs the soak for `minutes` and returns its report (also written to bench/results/). */
-export async function benchSoak(minutes: number, progress: (line: string) => void): Promise<SoakReport> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'ijwi-soak-'));
+/** Runs the soak and returns its report; writes nothing. */
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const { minutes, mode, progress = () => {} } = options;
+  const faultNames = options.faults ?? FAULTS[mode];
+  const deployment = await SoakDeployment.create(mode);
   try {
-    const { accountIds, keys } = await prepare(dataDir);
-    progress(`soak: ${minutes} min, ${ACCOUNTS} accounts, starting the service`);
-    const service = await SoakService.start({ DATA_DIR: dataDir });
-    const random = seeded(39);
-    const callers = new Callers({ base: () => service.base, keys, turns: await loadTurns(), random });
-    const probeKeys = keys[0] ?? [];
+    const { accountIds, keys } = await prepare(deployment.database);
+    progress(`soak (${mode}): ${minutes} min, ${ACCOUNTS} accounts, starting the service`);
+    await deployment.start();
+    // Calls go to the instances in turn, as a load balancer's round robin would send them.
+    let turn = 0;
+    const base = () => {
+      const services = deployment.services;
+      return (services[turn++ % services.length] ?? services[0])?.base ?? '';
+    };
+    const turns = await loadTurns();
+    const callers = new Callers({ base, keys, turns, random: seeded(39) });
     const probeCallers = new Callers({
-      base: () => service.base,
-      keys: [probeKeys.slice(0, 10)],
-      turns: await loadTurns(),
+      base,
+      keys: [(keys[0] ?? []).slice(0, 10)],
+      turns,
       random: seeded(7),
     });
     const probes: CallRecord[] = [];
-    const probe = async (kind: 'stream' | 'mp3' | 'file') => {
+    const probe = async (kind: ProbeKind) => {
       const record =
         kind === 'stream'
           ? await probeCallers.stream()
-          : kind === 'mp3'
-            ? await probeCallers.openai()
-            : await probeCallers.file();
+          : kind === 'neural'
+            ? await probeCallers.stream(NEURAL_VOICE)
+            : kind === 'mp3'
+              ? await probeCallers.openai()
+              : await probeCallers.file();
       probes.push(record);
       return record.end === 'completed';
     };
@@ -128,9 +153,12 @@ export async function benchSoak(minutes: number, progress: (line: string) => voi
     const memory: { at: number; mb: number }[] = [];
     const faults: FaultRecord[] = [];
     const sampler = setInterval(() => {
-      const pid = service.pid;
-      const mb = pid === undefined ? undefined : treeRssMb(pid);
-      if (mb !== undefined) memory.push({ at: (performance.now() - runStart) / 1000, mb });
+      // Every instance's process tree together; a sample while one is down is left out.
+      const sizes = deployment.services.map((service) =>
+        service.pid === undefined ? undefined : treeRssMb(service.pid),
+      );
+      if (sizes.every((mb) => mb !== undefined))
+        memory.push({ at: (performance.now() - runStart) / 1000, mb: sizes.reduce((a, b) => a + b, 0) });
     }, MEMORY_EVERY_MS);
     const loop = async () => {
       while (performance.now() < until) {
@@ -148,43 +176,54 @@ export async function benchSoak(minutes: number, progress: (line: string) => voi
         records.push(...burst);
       }
     })();
+    const target = { deployment, outageMs: options.outageMs ?? OUTAGE_MS, probe };
     const schedule = (async () => {
-      const every = (minutes * 60_000) / (FAULTS.length + 1);
-      for (const [i, fault] of FAULTS.entries()) {
+      const every = (minutes * 60_000) / (faultNames.length + 1);
+      for (const [i, fault] of faultNames.entries()) {
         await new Promise((resolve) =>
           setTimeout(resolve, Math.max(0, runStart + every * (i + 1) - performance.now())),
         );
         progress(`soak: ${fault}`);
-        const record = await injectFault(fault, { service, dataDir, probe }, runStart);
+        const record = await injectFault(fault, target, runStart);
         progress(
-          `soak: ${fault} recovered in ${record.recoveryMs === null ? 'never' : `${Math.round(record.recoveryMs)} ms`}`,
+          `soak: ${fault} ${record.hit ? '' : '(not hit) '}recovered in ${record.recoveryMs === null ? 'never' : `${Math.round(record.recoveryMs)} ms`}`,
         );
         faults.push(record);
       }
     })();
-    await Promise.all([...Array.from({ length: CONCURRENT }, loop), bursts, schedule]);
-    clearInterval(sampler);
-    await service.stop();
-    const ledger = await readLedger(dataDir);
-    const report = soakReport({
+    try {
+      await Promise.all([...Array.from({ length: CONCURRENT }, loop), bursts, schedule]);
+    } finally {
+      clearInterval(sampler);
+    }
+    await deployment.stop();
+    return soakReport({
+      mode,
       minutes,
       records: [...records, ...probes],
       faults,
       memory,
-      ledger,
+      ledger: await readLedger(deployment.database),
       accountIds,
       runStart,
     });
-    const dir = new URL('../results/', import.meta.url);
-    await mkdir(dir, { recursive: true });
-    await writeFile(
-      new URL('soak.json', dir),
-      `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
-    );
-    await writeFile(new URL('soak.svg', dir), soakChart(report));
-    printSoak(report);
-    return report;
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
+    await deployment.close();
   }
+}
+
+/** Runs the soak, prints its report and writes it to bench/results/ as JSON and SVG. */
+export async function benchSoak(options: SoakOptions): Promise<SoakReport> {
+  const report = await runSoak(options);
+  const name = options.mode === 'embedded' ? 'soak' : 'soak-scale-out';
+  const dir = new URL('../results/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    new URL(`${name}.json`, dir),
+    `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
+  );
+  await writeFile(new URL(`${name}.svg`, dir), soakChart(report));
+  printSoak(report);
+  console.log(`\nwritten bench/results/${name}.json and ${name}.svg`);
+  return report;
 }

@@ -41,7 +41,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { type Limits, voicesRoutes } from './routes/voices.ts';
-import { voiceBusyError } from './speech-reply.ts';
+import { storeUnavailableError, voiceBusyError } from './speech-reply.ts';
 import { type WebServices, webPlugin } from './web.ts';
 
 declare module 'fastify' {
@@ -108,9 +108,7 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof StoreUnavailableError) {
     // An outage, not a bug: the client retries; the operator sees it in health and in this line.
     request.log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
-    return new ApiError('not_ready', `the ${error.store} is unreachable; retry in a few seconds`, {
-      headers: { 'Retry-After': '5' },
-    });
+    return storeUnavailableError(error);
   }
   if (!(error instanceof Error)) return internalError(error, request);
   if (hasZodFastifySchemaValidationErrors(error)) {

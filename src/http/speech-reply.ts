@@ -21,6 +21,7 @@ import {
 } from '../speech/synthesize.ts';
 import type { Voice } from '../speech/voices.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
+import type { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { ApiError } from './errors.ts';
 import { nothingToSay, type TtsRequest } from './tts-request.ts';
 
@@ -40,6 +41,13 @@ export function voiceBusyError(busy: VoiceBusy): ApiError {
       details: { retry_after: busy.retryAfterSeconds },
     },
   );
+}
+
+/** The 503 `not_ready` for a store outage: not a bug, the caller retries (HTTP and live alike). */
+export function storeUnavailableError(error: StoreUnavailableError): ApiError {
+  return new ApiError('not_ready', `the ${error.store} is unreachable; retry in a few seconds`, {
+    headers: { 'Retry-After': '5' },
+  });
 }
 
 /** Opens a call on `voice` for a caller that holds it across syntheses, or throws the 503 `voice_busy`. */

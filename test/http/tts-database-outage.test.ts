@@ -14,10 +14,12 @@ import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-lim
 import { StoreUnavailableError } from '../../src/store/store-unavailable.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
+import { LiveClient } from '../helpers/live-client.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import {
   CONTRACT_LIMITS,
   expectError,
+  listenOnLoopback,
   PUBLIC_BASE_URL,
   startTestPool,
   withKey,
@@ -151,6 +153,30 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
     const again = await app.inject({ method: 'POST', url: STREAM, headers: withKey(key), payload: body });
     assert.equal(again.statusCode, 200);
     assert.equal(await ledgerSize(), entriesBefore + 1);
+  });
+
+  it('ends a live context whose charge cannot commit with not_ready, before any audio', async () => {
+    const client = await LiveClient.connect(await listenOnLoopback(app), withKey(key));
+    const entriesBefore = await ledgerSize();
+    cutBeforeCommit = true;
+    try {
+      client.send({
+        type: 'text',
+        context_id: 'c',
+        text: 'Hello there.',
+        language: 'en',
+        format: 'mulaw_8k',
+      });
+      client.send({ type: 'end', context_id: 'c' });
+      const ended = await client.ended('c');
+      assert.deepEqual({ type: ended.type, code: ended.code }, { type: 'error', code: 'not_ready' });
+      assert.deepEqual(client.of('c', 'audio'), []);
+    } finally {
+      cutBeforeCommit = false;
+      await proxy.start();
+      client.socket.close();
+    }
+    assert.equal(await ledgerSize(), entriesBefore, 'nothing was charged');
   });
 
   it('reports the outage as a StoreUnavailableError and a bad query as itself', async () => {

@@ -7,9 +7,10 @@ import type { Lexicon } from '../../speech/lexicon.ts';
 import type { EnginePool, OpenCall } from '../../speech/pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
 import { LiveClauses } from '../../speech/text/live-clauses.ts';
+import { StoreUnavailableError } from '../../store/store-unavailable.ts';
 import { codePointCount } from '../../unicode.ts';
 import { ApiError } from '../errors.ts';
-import { refusalError } from '../speech-reply.ts';
+import { refusalError, storeUnavailableError } from '../speech-reply.ts';
 import { type SpeechPart, type StreamSettings, speechPart } from '../tts-request.ts';
 import type { ServerMessage } from './protocol.ts';
 
@@ -324,6 +325,8 @@ export class LiveContext {
 /** A failure as the error message the client gets: a 5xx never carries internal details. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // The ledger unreachable when a part's charge commits: an outage the client retries, as on HTTP.
+  if (error instanceof StoreUnavailableError) return storeUnavailableError(error);
   if (error instanceof AudioBoundExceeded)
     return new ApiError('input_too_long', 'the text would give more audio than its length allows', {
       param: 'text',
