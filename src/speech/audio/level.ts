@@ -79,18 +79,38 @@ export function createLevelStage(gainDb: number, sampleRate: number): LevelStage
   return new Limiter(dbToGain(gainDb), sampleRate);
 }
 
+/**
+ * It runs on every sample an engine makes, so it is written to cost little beside the engine: no
+ * array made per chunk but the output, integer tests of loudness, one pass over a quiet chunk, and
+ * a rounding cheaper than `Math.round` that gives the same samples. Its output is the same, sample
+ * for sample, as the plain implementation's that the tests keep beside it.
+ */
 class Limiter implements LevelStage {
   readonly #gain: number;
   readonly #limit = dbToGain(LIMIT_DBTP) * 32768;
-  readonly #quiet = this.#limit * QUIET_SHARE;
+  /**
+   * The largest sample magnitude that the gain leaves under the quiet level: a sample after the
+   * gain is `sample * gain`, whose size never falls as the sample's grows, so "quiet" is one
+   * comparison of the engine's integer sample, exactly as it is of the gained one.
+   */
+  readonly #quietest: number;
   /** The look-ahead, in samples: the gain reaches what a peak needs over this many samples. */
   readonly #window: number;
   readonly #release: number;
   /** The output lags the input by the interpolator's reach ahead and the look-ahead. */
   readonly #delay: number;
-  /** The last input samples (after the gain) that the next chunk's peaks and output still read. */
-  #history: Float64Array;
-  /** The gain each of the last `window - 1` samples' peaks needs, and the envelope at each of the last `window`. */
+  /** How many of the last input samples the next chunk's peaks and output still read. */
+  readonly #kept: number;
+  /**
+   * The last `kept` input samples as the engine gave them, then the chunk's; reused from chunk to
+   * chunk. The gain is applied where a sample is read: `sample * gain` is the same double wherever
+   * it is computed.
+   */
+  #input: Int16Array;
+  /**
+   * The gain each of the last `window - 1` samples' peaks needs, then the chunk's; the envelope
+   * at each of the last `window` samples, then the chunk's. Reused: the window's part stays first.
+   */
   #needs: Float64Array;
   #envelopes: Float64Array;
   #received = 0;
@@ -102,10 +122,12 @@ class Limiter implements LevelStage {
 
   constructor(gain: number, sampleRate: number) {
     this.#gain = gain;
+    this.#quietest = quietestSample(gain, this.#limit * QUIET_SHARE);
     this.#window = Math.max(1, Math.round(sampleRate * LOOK_AHEAD_SECONDS));
     this.#release = Math.exp(-1 / (sampleRate * RELEASE_SECONDS));
     this.#delay = REACH + this.#window - 1;
-    this.#history = new Float64Array(Math.max(this.#delay, 2 * REACH));
+    this.#kept = Math.max(this.#delay, 2 * REACH);
+    this.#input = new Int16Array(this.#kept);
     this.#needs = new Float64Array(this.#window - 1);
     this.#envelopes = new Float64Array(this.#window);
     this.#reset();
@@ -118,86 +140,152 @@ class Limiter implements LevelStage {
   }
 
   #reset(): void {
-    this.#history.fill(0);
-    this.#needs.fill(1);
-    this.#envelopes.fill(1);
+    this.#input.fill(0, 0, this.#kept);
     this.#received = 0;
+    this.#restWindow();
     this.#envelopeSum = this.#window;
     this.#lastEnvelope = 1;
-    this.#hold = 1;
     this.#holdUntil = -1;
   }
 
+  /** No peak in the look-ahead window, and the envelope at 1 throughout it. */
+  #restWindow(): void {
+    this.#needs.fill(1, 0, this.#window - 1);
+    this.#envelopes.fill(1, 0, this.#window);
+    this.#hold = 1;
+  }
+
   /**
-   * For chunk of `count` samples: the input samples `R - history.length .. R + count - 1` (R
-   * received before it) in one array; the needs of the peaks after samples `R - REACH ..
-   * R + count - REACH - 1`, which are known now; then the output samples `R - delay .. R + count
-   * - delay - 1`, each at the envelope averaged over the window that ends at the peak `delay - REACH`
-   * samples after it.
+   * For chunk of `count` samples: the input samples `R - kept .. R + count - 1` (R received
+   * before it) in one array; the needs of the peaks after samples `R - REACH .. R + count - REACH
+   * - 1`, which are known now; then the output samples `R - delay .. R + count - delay - 1`, each
+   * at the envelope averaged over the window that ends at the peak `delay - REACH` samples after it.
    */
   process(samples: Int16Array): Int16Array {
     const count = samples.length;
-    const history = this.#history;
-    const before = history.length;
-    const x = new Float64Array(before + count);
-    x.set(history);
-    for (let n = 0; n < count; n++) x[before + n] = (samples[n] as number) * this.#gain;
-    // The peak after sample R - REACH + n sits at x[before - REACH + n].
-    const needs = this.#needsOf(x, before - REACH, count);
+    const before = this.#kept;
+    const input = this.#inputFor(count);
+    input.set(samples, before);
     const first = this.#received - this.#delay;
     const out = new Int16Array(Math.max(0, Math.min(count, first + count)));
     const skip = count - out.length;
-    // The output sample R - delay + n sits at x[before - delay + n].
-    const at = before - this.#delay;
-    if (needs === undefined && this.#lastEnvelope === 1 && this.#envelopeSum === this.#window) {
-      // At rest, and no peak of the chunk near the limit: the gain alone (most chunks of speech).
-      for (let n = skip; n < count; n++) out[n - skip] = Math.round(x[at + n] as number);
-      this.#needs.fill(1);
-      this.#envelopes.fill(1);
-      this.#hold = 1;
+    // The output sample R - delay + n sits at input[before - delay + n].
+    const from = before - this.#delay + skip;
+    const atRest = this.#lastEnvelope === 1 && this.#envelopeSum === this.#window;
+    // The peaks after samples R - REACH .. R + count - REACH - 1 read input[peaksFrom ..
+    // peaksFrom + count] there; when none of those is loud, none has a peak to measure.
+    const peaksFrom = before - REACH;
+    const checked = count > 0 ? count + 1 : 0;
+    // At rest, the gain alone goes out unless the chunk has a peak to hold: made at once, in the
+    // same pass as the test for loud samples, and kept when no peak reaches the limit (a quiet
+    // chunk, most of the audio of most voices, costs that one pass).
+    const scaled = atRest && this.#scaleQuiet(input, from, out, peaksFrom, checked);
+    const loud = !scaled && (atRest || loudest(input, peaksFrom, peaksFrom + checked - 1) > this.#quietest);
+    const peaks = loud && this.#measurePeaks(input, peaksFrom, count);
+    if (atRest && !peaks) {
+      this.#restWindow();
     } else {
-      this.#holdPeaks(x, at, needs, out, skip);
+      if (!peaks) this.#needsFor(count).fill(1, this.#window - 1, this.#window - 1 + count);
+      this.#holdPeaks(input, from, out, skip);
     }
     this.#received += count;
-    this.#history = x.slice(x.length - before);
+    input.copyWithin(0, count, count + before);
     return out;
   }
 
-  /** The gain each peak after x[from .. from + count - 1] needs to stay at the limit; undefined when none needs less than 1. */
-  #needsOf(x: Float64Array, from: number, count: number): Float64Array | undefined {
-    const quiet = this.#quiet;
-    const limit = this.#limit;
-    let needs: Float64Array | undefined;
-    for (let n = 0; n < count; n++) {
-      const k = from + n;
-      const here = x[k] as number;
-      const next = x[k + 1] as number;
-      if (here < quiet && -here < quiet && next < quiet && -next < quiet) continue;
-      const peak = peakAfter(x, k);
-      if (peak <= limit) continue;
-      needs ??= new Float64Array(count).fill(1);
-      needs[n] = limit / peak;
+  /**
+   * `out` as the gain alone makes it from input[from ..], in the same pass as the test that none
+   * of the `checked` samples from input[checkFrom] is loud, which is what it gives.
+   */
+  #scaleQuiet(input: Int16Array, from: number, out: Int16Array, checkFrom: number, checked: number): boolean {
+    const gain = this.#gain;
+    let highest = 0;
+    let lowest = 0;
+    for (let n = 0; n < out.length; n++) {
+      const sample = input[checkFrom + n] as number;
+      if (sample > highest) highest = sample;
+      if (sample < lowest) lowest = sample;
+      out[n] = roundHalfUp((input[from + n] as number) * gain);
     }
-    return needs;
+    const rest = loudest(input, checkFrom + out.length, checkFrom + checked - 1);
+    return Math.max(highest, -lowest, rest) <= this.#quietest;
   }
 
-  /** The envelope and the output of a chunk with peaks to hold, or a release still under way. */
-  #holdPeaks(
-    x: Float64Array,
-    at: number,
-    needs: Float64Array | undefined,
-    out: Int16Array,
-    skip: number,
-  ): void {
+  /** The input array, long enough for the kept samples and a chunk of `count`. */
+  #inputFor(count: number): Int16Array {
+    if (this.#input.length < this.#kept + count) {
+      const grown = new Int16Array(this.#kept + count);
+      grown.set(this.#input.subarray(0, this.#kept));
+      this.#input = grown;
+    }
+    return this.#input;
+  }
+
+  /**
+   * Writes the gain each peak after input[from .. from + count - 1] needs to stay at the limit (1
+   * for most) after the window's needs; true when one needs less than 1. Two quiet samples make no
+   * peak between them that reaches the limit, so only the peaks beside a loud sample are measured.
+   */
+  #measurePeaks(input: Int16Array, from: number, count: number): boolean {
+    const quietest = this.#quietest;
+    const offset = this.#window - 1;
+    const needs = this.#needsFor(count);
+    needs.fill(1, offset, offset + count);
+    let any = false;
+    // The peak after sample n is measured when sample n or n + 1 is loud, once.
+    let measured = -1;
+    for (let n = 0; n <= count; n++) {
+      const sample = input[from + n] as number;
+      if (!isLoud(sample, quietest)) continue;
+      for (let peak = Math.max(n - 1, measured + 1); peak <= Math.min(n, count - 1); peak++)
+        any = this.#measurePeak(input, from + peak, needs, offset + peak) || any;
+      measured = n;
+    }
+    return any;
+  }
+
+  /** Writes the need of the peak after input[k] at needs[at] when it is under 1; true then. */
+  #measurePeak(input: Int16Array, k: number, needs: Float64Array, at: number): boolean {
+    const peak = peakAfter(input, k, this.#gain);
+    if (peak <= this.#limit) return false;
+    needs[at] = this.#limit / peak;
+    return true;
+  }
+
+  /** The needs array, long enough for the window's needs and a chunk of `count`. */
+  #needsFor(count: number): Float64Array {
     const window = this.#window;
+    if (this.#needs.length < window - 1 + count) {
+      const grown = new Float64Array(window - 1 + count);
+      grown.set(this.#needs.subarray(0, window - 1));
+      this.#needs = grown;
+    }
+    return this.#needs;
+  }
+
+  /** The envelopes array, long enough for the window's envelopes and a chunk of `count`. */
+  #envelopesFor(count: number): Float64Array {
+    const window = this.#window;
+    if (this.#envelopes.length < window + count) {
+      const grown = new Float64Array(window + count);
+      grown.set(this.#envelopes.subarray(0, window));
+      this.#envelopes = grown;
+    }
+    return this.#envelopes;
+  }
+
+  /**
+   * The envelope and the output of a chunk with peaks to hold, or a release still under way; the
+   * output's first sample is input[from], and the chunk's first `skip` samples make none.
+   */
+  #holdPeaks(input: Int16Array, from: number, out: Int16Array, skip: number): void {
+    const window = this.#window;
+    const release = this.#release;
+    const inputGain = this.#gain;
     const count = out.length + skip;
     // The needs and envelopes of the window before the chunk, then the chunk's.
-    const need = new Float64Array(window - 1 + count);
-    need.set(this.#needs);
-    if (needs) need.set(needs, window - 1);
-    else need.fill(1, window - 1);
-    const envelopes = new Float64Array(window + count);
-    envelopes.set(this.#envelopes);
+    const need = this.#needsFor(count);
+    const envelopes = this.#envelopesFor(count);
     let sum = this.#envelopeSum;
     let last = this.#lastEnvelope;
     // Indices below are of `need`, whose entry q is the peak `window - 1 - q` samples before the chunk's first.
@@ -221,7 +309,7 @@ class Limiter implements LevelStage {
           }
         }
       }
-      let envelope = Math.min(hold, 1 - (1 - last) * this.#release);
+      let envelope = Math.min(hold, 1 - (1 - last) * release);
       if (envelope > RELEASED) envelope = 1;
       last = envelope;
       sum += envelope - (envelopes[n] as number);
@@ -230,31 +318,75 @@ class Limiter implements LevelStage {
       // Averaged over the window, the gain falls over the look-ahead before a peak and is at most
       // the peak's need while it passes (every envelope value averaged then is at most that).
       const gain = sum >= window ? 1 : sum / window;
-      const value = Math.round((x[at + n] as number) * gain);
+      const value = roundHalfUp((input[from + n - skip] as number) * inputGain * gain);
       // Under the limit already; the bound only keeps a rounding error from wrapping around in 16 bits.
       out[n - skip] = value > 32767 ? 32767 : value < -32768 ? -32768 : value;
     }
-    this.#needs = need.slice(need.length - (window - 1));
-    this.#envelopes = envelopes.slice(envelopes.length - window);
+    need.copyWithin(0, count, count + window - 1);
+    envelopes.copyWithin(0, count, count + window);
     // A whole window at 1 is exactly a sum of `window`, whatever rounding the running sum gathered.
-    this.#envelopeSum = this.#envelopes.every((e) => e === 1) ? window : sum;
+    let settled = true;
+    for (let j = 0; j < window; j++) if (envelopes[j] !== 1) settled = false;
+    this.#envelopeSum = settled ? window : sum;
     this.#lastEnvelope = last;
     this.#hold = hold;
     this.#holdUntil = holdUntil + this.#received - REACH - window + 1;
   }
 }
 
+/** The largest m with `m * gain < quiet`: the loudest sample the gain leaves quiet (-1 for none). */
+function quietestSample(gain: number, quiet: number): number {
+  let m = Math.min(32768, Math.floor(quiet / gain));
+  while (m < 32768 && (m + 1) * gain < quiet) m++;
+  while (m >= 0 && m * gain >= quiet) m--;
+  return m;
+}
+
+/** Whether `sample` is louder than the loudest quiet one. */
+function isLoud(sample: number, quietest: number): boolean {
+  return sample > quietest || sample < -quietest;
+}
+
+/** The largest magnitude of input[from ..= to]. */
+function loudest(input: Int16Array, from: number, to: number): number {
+  let highest = 0;
+  let lowest = 0;
+  for (let k = from; k <= to; k++) {
+    const sample = input[k] as number;
+    if (sample > highest) highest = sample;
+    if (sample < lowest) lowest = sample;
+  }
+  return Math.max(highest, -lowest);
+}
+
+/** The largest double under 0.5, the one value whose `value + 0.5` rounds up to 1. */
+const JUST_UNDER_HALF = 0.49999999999999994;
+
 /**
- * The largest magnitude of the signal from x[k] to just before x[k + 1]: the sample, and the
- * interpolator's positions between the two.
+ * `Math.round(value)` as a 16-bit sample stores it, at a fraction of its cost in V8 (`Math.round`
+ * was most of the stage's time), and with no branch that speech's signs make unpredictable. The
+ * same for every |value| < 2^51: from 0.5 up, the value's last bit is worth at most 0.5, so
+ * `value + 0.5` is exact, or, where it carries into the next power of two, rounded by less than
+ * what would reach the next integer; from -0.5 to 0.5 it stays from 0 to under 1, except for the
+ * one double that it rounds up to 1. Where `Math.round` gives -0, this gives 0: the
+ * same sample.
  */
-function peakAfter(x: Float64Array, k: number): number {
-  const here = x[k] as number;
+function roundHalfUp(value: number): number {
+  return value === JUST_UNDER_HALF ? 0 : Math.floor(value + 0.5);
+}
+
+/**
+ * The largest magnitude of the signal from input[k] to just before input[k + 1], after the gain:
+ * the sample, and the interpolator's positions between the two.
+ */
+function peakAfter(input: Int16Array, k: number, gain: number): number {
+  const here = (input[k] as number) * gain;
   let peak = here < 0 ? -here : here;
   const first = k - REACH + 1;
   for (let row = 0; row < INTERPOLATOR.length; row += 2 * REACH) {
     let value = 0;
-    for (let j = 0; j < 2 * REACH; j++) value += (INTERPOLATOR[row + j] as number) * (x[first + j] as number);
+    for (let j = 0; j < 2 * REACH; j++)
+      value += (INTERPOLATOR[row + j] as number) * ((input[first + j] as number) * gain);
     if (value > peak) peak = value;
     else if (-value > peak) peak = -value;
   }

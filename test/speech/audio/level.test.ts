@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLevelStage, LIMIT_DBTP } from '../../../src/speech/audio/level.ts';
 import { integratedLoudness } from '../../../src/speech/audio/loudness-meter.ts';
+import { calibrationSentences } from '../../../src/speech/loudness/calibration.ts';
+import { builtInVoices } from '../../../src/speech/voices.ts';
+import { engineClauses } from '../../helpers/engine-audio.ts';
+import { createReferenceLevelStage } from './level-reference.ts';
 
 const RATE = 22050;
 
@@ -69,6 +73,112 @@ describe('level stage: fixed gain and true-peak limiter', () => {
     const first = [stage.process(clause), stage.flush()];
     const second = [stage.process(clause), stage.flush()];
     assert.deepEqual(second, first);
+  });
+});
+
+/** What a stage gives for each chunk, then for its flush, clause after clause, one stage throughout. */
+function outputs(
+  create: typeof createLevelStage,
+  gainDb: number,
+  rate: number,
+  clauses: readonly (readonly Int16Array[])[],
+): Int16Array[] {
+  const stage = create(gainDb, rate);
+  return clauses.flatMap((chunks) => [...chunks.map((chunk) => stage.process(chunk)), stage.flush()]);
+}
+
+/**
+ * Asserts that the level stage gives exactly the samples, chunk for chunk, that the reference
+ * implementation (the stage as first written) gives for the same input.
+ */
+function assertAsReference(
+  gainDb: number,
+  rate: number,
+  clauses: readonly (readonly Int16Array[])[],
+  label: string,
+): void {
+  const expected = outputs(createReferenceLevelStage, gainDb, rate, clauses);
+  const actual = outputs(createLevelStage, gainDb, rate, clauses);
+  assert.equal(actual.length, expected.length, label);
+  for (const [i, want] of expected.entries()) {
+    const got = actual[i] as Int16Array;
+    assert.equal(got.length, want.length, `${label}: output ${i}'s length`);
+    const at = want.findIndex((sample, j) => got[j] !== sample);
+    assert.equal(at, -1, `${label}: output ${i}, sample ${at}: ${got[at]} instead of ${want[at]}`);
+  }
+}
+
+/** `samples` cut into chunks of the given sizes, in turn. */
+function cut(samples: Int16Array, sizes: readonly number[]): Int16Array[] {
+  const chunks: Int16Array[] = [];
+  for (let at = 0, i = 0; at < samples.length; i++) {
+    const size = sizes[i % sizes.length] as number;
+    chunks.push(samples.subarray(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+/** Every 16-bit sample value, from -32768 up, and back down. */
+const everySample = Int16Array.from({ length: 131_072 }, (_, i) => (i < 65_536 ? i : 131_071 - i) - 32_768);
+
+describe('level stage: the same samples as the reference implementation', () => {
+  it("gives every voice's engine audio the same samples, at its gain and 6 dB over it", async () => {
+    for (const voice of builtInVoices) {
+      const clauses = await engineClauses(voice, calibrationSentences[voice.language].slice(0, 4));
+      const gainDb = voice.gainDb ?? 0;
+      assert.ok(clauses.length >= 4, `${voice.name} spoke`);
+      assertAsReference(gainDb, voice.sampleRate, clauses, `${voice.name} at ${gainDb} dB`);
+      assertAsReference(gainDb + 6, voice.sampleRate, clauses, `${voice.name} at ${gainDb + 6} dB`);
+      // The same audio in other chunks: single samples, empty ones and odd sizes.
+      const whole = clauses.map((chunks) => Int16Array.from(chunks.flatMap((chunk) => [...chunk])));
+      const recut = whole.map((clause) => cut(clause, [1, 0, 3, 17, 1, 500, 2, 4096]));
+      assertAsReference(gainDb + 3, voice.sampleRate, recut, `${voice.name} in odd chunks`);
+    }
+  });
+
+  it('gives the same samples on full-scale sines, clicks, square waves and silence', () => {
+    const rates = [8000, 16_000, 22_050, 24_000, 48_000];
+    const click = new Int16Array(4000);
+    click.set([32_767, -32_768, 32_767], 1000);
+    click[2500] = -32_768;
+    const square = Int16Array.from({ length: 6000 }, (_, i) => (i % 2 === 0 ? 32_767 : -32_768));
+    const signals: Record<string, Int16Array> = {
+      'full-scale sine': sine(11_000, 1, 0.3),
+      'sine near the top of the band': sine(7000, 0.9, 0.3),
+      'quiet sine': sine(440, 0.05, 0.3),
+      clicks: click,
+      'square wave at half the rate': square,
+      silence: new Int16Array(5000),
+    };
+    for (const rate of rates)
+      for (const [name, samples] of Object.entries(signals))
+        for (const gainDb of [-30, -6, 0, 3.2, 20])
+          for (const sizes of [[2170], [1], [0, 7, 1, 333]])
+            assertAsReference(
+              gainDb,
+              rate,
+              [cut(samples, sizes)],
+              `${name}, ${rate} Hz, ${gainDb} dB, chunks ${sizes}`,
+            );
+  });
+
+  it('rounds every sample value as the reference does, halves and negative halves included', () => {
+    // Gains that put sample * gain exactly on .5 (odd samples), and the one that puts sample 1
+    // just under 0.5, where adding 0.5 rounds up in floating point.
+    const gains = [0.5, 1.5, 2.5, 0.75, 0.49999999999999994, 0.1234567, 1.0001];
+    for (const gain of gains) {
+      const gainDb = 20 * Math.log10(gain);
+      assert.equal(10 ** (gainDb / 20), gain, `${gain} as dB and back`);
+      assertAsReference(gainDb, RATE, [cut(everySample, [2170])], `every sample at a gain of ${gain}`);
+    }
+  });
+
+  it('starts each clause as the reference does after a flush, peaks held or not', () => {
+    const loud = sine(3000, 0.99, 0.2);
+    const quiet = sine(200, 0.01, 0.2);
+    const clauses = [cut(loud, [2170]), cut(quiet, [2170]), [], cut(loud, [1]), cut(quiet, [64])];
+    assertAsReference(6, RATE, clauses, 'clauses in turn');
   });
 });
 
