@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { type BillingMetrics, noMetrics } from '../metrics/metrics.ts';
 import { newId } from './ids.ts';
 import type {
@@ -22,6 +23,8 @@ export const DEFAULT_CHARS_PER_TOKEN = 100;
 // Guards against a mistyped operator top-up and keeps each entry inside a 32-bit SQL integer.
 const MAX_TOP_UP = 1_000_000_000;
 const MAX_LEDGER_PAGE = 1000;
+/** How long `recordDuration` keeps trying through a store outage, and its first and longest pause. */
+const RECORD_RETRY = { forMs: 60_000, firstPauseMs: 250, longestPauseMs: 4_000 } as const;
 
 /** The `billing` object of a TTS response (field names fixed by the API contract). */
 export interface BillingOutcome {
@@ -413,10 +416,23 @@ export class BillingService {
   /**
    * Records the real duration of a stream's audio on its ledger entry, once the stream has ended:
    * the charge was decided on the conservative estimate, and the ledger should say what was heard.
+   * A failure is tried again, with growing pauses, for up to `RECORD_RETRY.forMs`: a stream that
+   * ends while the database restarts would otherwise keep the estimate as its seconds for good.
+   * Setting the seconds again is harmless, so a retry after an update that did land changes nothing.
    */
   async recordDuration(accountId: string, requestId: string, seconds: number): Promise<boolean> {
     checkSeconds(seconds);
-    return this.#ledger.recordSeconds(accountId, requestId, seconds);
+    const giveUpAt = performance.now() + RECORD_RETRY.forMs;
+    let pauseMs: number = RECORD_RETRY.firstPauseMs;
+    for (;;) {
+      try {
+        return await this.#ledger.recordSeconds(accountId, requestId, seconds);
+      } catch (error) {
+        if (performance.now() + pauseMs > giveUpAt) throw error;
+        await setTimeout(pauseMs);
+        pauseMs = Math.min(pauseMs * 2, RECORD_RETRY.longestPauseMs);
+      }
+    }
   }
 
   /** The account's balance (the sum of its ledger) and free generations left. */

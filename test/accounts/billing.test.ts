@@ -13,6 +13,7 @@ import {
 } from '../../src/accounts/billing.ts';
 import { plainDocument } from '../../src/speech/document.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
+import { StoreUnavailableError } from '../../src/store/store-unavailable.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
 // Rules from the API contract, Billing section: 1 token per started 100 code points of the trimmed
@@ -529,6 +530,38 @@ describeEachDatabase('billing', (context) => {
         balance: total,
         freeUses: FREE_GENERATIONS,
       });
+    });
+  });
+
+  describe('recordDuration', () => {
+    it('records the seconds heard once the database answers again, after failing twice', async () => {
+      const accountId = await newAccount();
+      await useUpFreeTrial(accountId);
+      await billing.topUp(accountId, MINIMUM_TOP_UP);
+      const request = charge({ seconds: 140 });
+      assert.ok((await billing.commitCharge(accountId, request)).ok);
+      // The database is unreachable for the stream's first two tries, as during a restart.
+      let failures = 2;
+      const restarting = new BillingService({
+        accounts: context.db.accounts,
+        ledger: new Proxy(context.db.ledger, {
+          get(ledger, name, receiver) {
+            if (name === 'recordSeconds' && failures > 0)
+              return async () => {
+                failures--;
+                throw new StoreUnavailableError('database', 'ECONNREFUSED');
+              };
+            const value: unknown = Reflect.get(ledger, name, receiver);
+            return typeof value === 'function' ? value.bind(ledger) : value;
+          },
+        }),
+      });
+      assert.equal(await restarting.recordDuration(accountId, request.requestId, 6.25), true);
+      assert.equal(failures, 0);
+      const listed = await billing.listLedger(accountId, { limit: 1 });
+      assert.ok(listed.ok);
+      assert.equal(listed.entries[0]?.requestId, request.requestId);
+      assert.equal(listed.entries[0]?.seconds, 6.25);
     });
   });
 });

@@ -1,5 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { chown, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,17 +24,17 @@ export interface PrivatePostgres {
   close(): Promise<void>;
 }
 
+const NOT_INSTALLED = 'PostgreSQL is not installed (initdb and pg_ctl are needed)';
+
 /** The folder of `initdb` and `pg_ctl`: on the PATH, else Debian's newest /usr/lib/postgresql/N/bin. */
-async function binaries(): Promise<string> {
+function binaries(): string | undefined {
   try {
     return join(execFileSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).trim(), '..');
   } catch {
-    const versions = (await readdir('/usr/lib/postgresql').catch(() => [] as string[]))
-      .filter((v) => /^\d+$/.test(v))
+    const versions = (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [])
+      .filter((v) => /^\d+$/.test(v) && existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
       .sort((a, b) => Number(b) - Number(a));
-    if (versions[0] === undefined)
-      throw new Error('PostgreSQL is not installed (initdb and pg_ctl are needed)');
-    return `/usr/lib/postgresql/${versions[0]}/bin`;
+    return versions[0] === undefined ? undefined : `/usr/lib/postgresql/${versions[0]}/bin`;
   }
 }
 
@@ -44,9 +45,18 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return { uid: id('-u'), gid: id('-g') };
 }
 
+/** False, or why a private PostgreSQL cannot run here (for a test's `skip`). */
+export const noPrivatePostgres: false | string = (() => {
+  if (binaries() === undefined) return NOT_INSTALLED;
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' }).status !== 0)
+    return 'PostgreSQL refuses to run as root, and there is no `postgres` user to run it as';
+  return false;
+})();
+
 /** Creates a cluster in a temporary folder and starts it on a free port. */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = await binaries();
+  const bin = binaries();
+  if (bin === undefined) throw new Error(NOT_INSTALLED);
   const user = serverUser();
   const folder = await mkdtemp(join(tmpdir(), 'ijwi-pg-'));
   if (user) await chown(folder, user.uid, user.gid);

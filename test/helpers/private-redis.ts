@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { unusedPort } from './ports.ts';
 
@@ -16,6 +16,12 @@ export interface PrivateRedis {
   /** Stops it. */
   close(): Promise<void>;
 }
+
+/** False, or why a private Redis cannot run here (for a test's `skip`). */
+export const noPrivateRedis: false | string =
+  spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
+    ? false
+    : 'redis-server is not installed (apt-get install redis-server)';
 
 /** Starts `redis-server` on a free port. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
