@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
 import { type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
+import { randomSource } from '../../test/helpers/signals.ts';
 import { treeRssMb } from '../process-tree.ts';
 import { loadTurns } from '../turns.ts';
 import { Callers, type CallRecord } from './calls.ts';
@@ -40,18 +41,6 @@ export interface SoakOptions {
   /** How long the file store stays unusable and a restarted store down. */
   readonly outageMs?: number;
   readonly progress?: (line: string) => void;
-}
-
-/** A random source with a seed, so that two runs make the same calls. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Accounts with tokens, keys, and their free trial used, so every call is charged in tokens. */
@@ -127,12 +116,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       return (services[turn++ % services.length] ?? services[0])?.base ?? '';
     };
     const turns = await loadTurns();
-    const callers = new Callers({ base, keys, turns, random: seeded(39) });
+    const callers = new Callers({ base, keys, turns, random: randomSource(39) });
     const probeCallers = new Callers({
       base,
       keys: [(keys[0] ?? []).slice(0, 10)],
       turns,
-      random: seeded(7),
+      random: randomSource(7),
     });
     const probes: CallRecord[] = [];
     const probe = async (kind: ProbeKind) => {
