@@ -140,18 +140,11 @@ const INITIAL_MS_PER_CHARACTER = 0.2;
 /** Weight of each new measurement in the moving average of worker time per character. */
 const COST_SMOOTHING = 0.05;
 
-/** The engine package is large plain JavaScript (WebAssembly inlined): loaded before the TypeScript loader. */
-const PLAIN_JAVASCRIPT = ['@echogarden/espeak-ng-emscripten'];
 /** The name in a pool worker's title (a debugger, a profile, a fault drill shows it). */
 export const POOL_WORKER_NAME = 'ijwi-engine';
 
 function startWorker(workerData: WorkerData): Worker {
-  return startTypeScriptWorker(
-    new URL('./pool-worker.ts', import.meta.url),
-    workerData,
-    PLAIN_JAVASCRIPT,
-    POOL_WORKER_NAME,
-  );
+  return startTypeScriptWorker(new URL('./pool-worker.ts', import.meta.url), workerData, POOL_WORKER_NAME);
 }
 
 /** What each engine prepares once for every worker (`EngineDescriptor.prepare`), by engine. */

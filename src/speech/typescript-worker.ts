@@ -16,23 +16,14 @@ export function runnableModule(entry: URL): { readonly url: URL; readonly typesc
  * Starts a worker thread on a module named by its TypeScript source (`runnableModule`). The
  * compiled module starts as it is. Node 20 does not apply `--import` loader hooks to a worker's
  * entry module, so a TypeScript one is started through a one-line bootstrap that registers the
- * TypeScript loader first. `plainJavaScript` names large plain JavaScript packages to load
- * before the loader: through it they would cost each worker tens of MB more memory, for nothing
- * to transform, and once loaded they are in the module cache when the TypeScript imports them.
- * `name` is added to the thread's title (`[worker 3] ijwi-encoding`), which a debugger, a
+ * TypeScript loader first. `name` is added to the thread's title (`[worker 3] ijwi-encoding`), which a debugger, a
  * profile or a fault drill shows.
  */
-export function startTypeScriptWorker(
-  entry: URL,
-  workerData: unknown,
-  plainJavaScript: readonly string[] = [],
-  name?: string,
-): Worker {
+export function startTypeScriptWorker(entry: URL, workerData: unknown, name?: string): Worker {
   const module = runnableModule(entry);
   const options = { workerData, ...(name ? { name } : {}) };
   if (!module.typescript) return new Worker(module.url, options);
   const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const plain = plainJavaScript.map((name) => `import(${JSON.stringify(import.meta.resolve(name))})`);
-  const bootstrap = `Promise.all([${plain.join(', ')}]).then(() => import(${loader})).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  const bootstrap = `import(${loader}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true, ...options });
 }

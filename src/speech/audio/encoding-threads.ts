@@ -178,7 +178,6 @@ export class EncodingThreads {
     const worker = startTypeScriptWorker(
       new URL('./encoding-worker.ts', import.meta.url),
       undefined,
-      [],
       ENCODING_THREAD_NAME,
     );
     const thread: Thread = { worker, streams: new Set(), pending: new Map() };

@@ -1,6 +1,3 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { ESpeakEvent, ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { ipaToEspeak } from '../text/ipa.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
 import type {
@@ -12,6 +9,19 @@ import type {
   SpeechEngine,
 } from './engine.ts';
 import { adaptedIpa, foreignPhonemes } from './espeak-ng/foreign-words.ts';
+import {
+  type CompiledEspeak,
+  compileEspeak,
+  DATA_PACKAGE,
+  ESPEAK_NG_VERSION,
+  EspeakInstance,
+  isCompiledEspeak,
+  recordedChecksum,
+  SYNTH_SSML_AND_PHONEMES,
+  SYNTH_TEXT,
+  type SynthSettings,
+  type WordEvent,
+} from './espeak-ng/wasm-runtime.ts';
 import { packageVersion } from './package-version.ts';
 
 /**
@@ -49,7 +59,8 @@ export interface EspeakVoice extends EngineVoice {
   readonly rate: number;
 }
 
-const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v';
+/** Where the variant files go, in the engine's data directory. */
+const VARIANT_DIR = 'voices/!v';
 const SAMPLE_RATE = 22050;
 
 /**
@@ -125,45 +136,18 @@ const NEUTRAL = { pitch: 50, range: 50, volume: 100 } as const;
 const MIN_WPM = 80;
 const MAX_WPM = 450;
 
-/**
- * espeak-ng's data package is 24 MB, 23 MB of it the dictionaries of languages Ijwi does not
- * speak, and emscripten's loader reads it whole into every instance (every pool worker). The
- * instance is given instead a package of zeroes of the same size (a new ArrayBuffer, whose pages
- * the system backs only once written), and each file's bytes are read from disk into it when
- * espeak-ng first opens the file: a worker holds the files it uses, about 1 MB. A file is a view
- * of the package until something writes it (emscripten's MEMFS owns the package's bytes), which
- * is how its place in the package is known; a file that is not a view is left as it is.
- */
-function readFilesWhenOpened(fs: ESpeakNGModule['FS'], blank: ArrayBuffer, path: string): void {
-  const read = new WeakSet<Uint8Array>();
-  const open = fs.open.bind(fs);
-  fs.open = (file, ...rest) => {
-    const stream = open(file, ...rest);
-    const contents = stream.node.contents;
-    if (contents && contents.buffer === blank && !read.has(contents)) {
-      read.add(contents);
-      const fd = openSync(path, 'r');
-      try {
-        readSync(fd, contents, 0, contents.byteLength, contents.byteOffset);
-      } finally {
-        closeSync(fd);
-      }
-    }
-    return stream;
-  };
-}
-
 class EspeakEngine implements SpeechEngine {
   readonly id = 'espeak-ng' as const;
-  readonly #worker: ESpeakNGWorker;
-  readonly #fs: ESpeakNGModule['FS'];
+  readonly #compiled: CompiledEspeak;
+  /** The engine's instance: made on first use, and anew once one is lost (`#use`). */
+  #instance: EspeakInstance | undefined;
+  /** The variant files the instance has been given. */
   readonly #written = new Set<string>();
   /** Foreign words' IPA from espeak-ng's dictionaries, by language and word. */
   readonly #lookups = new Map<string, string>();
 
-  constructor(worker: ESpeakNGWorker, fs: ESpeakNGModule['FS']) {
-    this.#worker = worker;
-    this.#fs = fs;
+  constructor(compiled: CompiledEspeak) {
+    this.#compiled = compiled;
   }
 
   sampleRate(): number {
@@ -172,32 +156,34 @@ class EspeakEngine implements SpeechEngine {
 
   /**
    * Text goes through the call that reads neither SSML nor phoneme brackets (espeak-ng's flags
-   * 0; it also writes a phoneme trace, which costs nothing measurable): markup in it is spoken
-   * as the characters it is made of. Only checked phoneme input takes the SSML-reading call.
+   * 0): markup in it is spoken as the characters it is made of. Only checked phoneme input takes
+   * the SSML-reading call.
    */
   synthesize(input: EngineInput, voice: EngineVoice, rate: number, sink: ChunkSink): void {
     if (input.kind === 'phonemes' && !PHONEME_INPUT.test(input.phonemes))
       throw new Error('phoneme input outside the espeak-ng notation Ijwi writes');
     const espeakVoice = asEspeakVoice(voice);
-    // Dictionary look-ups select other voices: they come before the voice is set for the call.
-    const mixed = input.kind === 'mixed' ? this.#mixedPhonemeInput(input.parts, espeakVoice) : undefined;
-    this.#select(espeakVoice, rate);
-    const onChunk = (samples: Int16Array, events: readonly ESpeakEvent[]) => {
-      if (sink.cancelled()) return true;
-      for (const event of events) {
+    this.#use((instance) => {
+      // Dictionary look-ups select other voices: they come before the voice is set for the call.
+      const mixed = input.kind === 'mixed' ? this.#mixedPhonemeInput(input.parts, espeakVoice) : undefined;
+      const settings = this.#select(instance, espeakVoice, rate);
+      const onChunk = (samples: Int16Array, words: readonly WordEvent[]) => {
+        if (sink.cancelled()) return true;
         // espeak-ng counts text positions from 1, in characters.
-        if (event.type === 'word')
-          sink.word?.({
-            start: event.text_position - 1,
-            length: event.word_length,
-            ms: event.audio_position,
-          });
-      }
-      if (samples.length > 0) sink.push(samples);
-      return sink.cancelled();
-    };
-    if (input.kind === 'text') this.#worker.synthesize_and_get_phonemes(input.text, onChunk);
-    else this.#worker.synthesize(mixed ?? (input.kind === 'phonemes' ? input.phonemes : ''), onChunk);
+        for (const word of words)
+          sink.word?.({ start: word.textPosition - 1, length: word.length, ms: word.audioMs });
+        if (samples.length > 0) sink.push(samples);
+        return sink.cancelled();
+      };
+      if (input.kind === 'text') instance.synthesize(input.text, SYNTH_TEXT, settings, onChunk);
+      else
+        instance.synthesize(
+          mixed ?? (input.kind === 'phonemes' ? input.phonemes : ''),
+          SYNTH_SSML_AND_PHONEMES,
+          settings,
+          onChunk,
+        );
+    });
   }
 
   phonemes(input: EngineInput, voice: EngineVoice): string {
@@ -214,9 +200,30 @@ class EspeakEngine implements SpeechEngine {
     return pieces.join(' ').replace(/\s+/g, ' ').trim();
   }
 
+  /**
+   * Runs `work` on the engine's instance. An error thrown while the instance runs (a trap, or a
+   * listener's error unwinding through espeak-ng's frames) leaves its memory in a state nothing
+   * vouches for: the instance is dropped, and the next call gets a new one.
+   */
+  #use<T>(work: (instance: EspeakInstance) => T): T {
+    if (this.#instance === undefined) {
+      this.#instance = new EspeakInstance(this.#compiled);
+      this.#written.clear();
+    }
+    const instance = this.#instance;
+    try {
+      return work(instance);
+    } catch (error) {
+      if (this.#instance === instance) this.#instance = undefined;
+      throw error;
+    }
+  }
+
   #ipaOf(text: string, voice: EspeakVoice): string {
-    this.#select(voice, 1);
-    return this.#worker.synthesize_ipa(text).ipa.replace(/_/g, '').replace(/\s+/g, ' ').trim();
+    return this.#use((instance) => {
+      this.#select(instance, voice, 1);
+      return instance.ipa(text).replace(/_/g, '').replace(/\s+/g, ' ').trim();
+    });
   }
 
   /**
@@ -250,58 +257,53 @@ class EspeakEngine implements SpeechEngine {
       this.#lookups.set(key, kept);
       return kept;
     }
-    if (this.#worker.set_voice(dictionary) !== 0) throw new Error(`espeak-ng has no ${dictionary} voice`);
-    // The word alone, as text (flags 0 for IPA too): nothing in it is read as markup.
-    const ipa = this.#worker.synthesize_ipa(part.text).ipa.replace(/_/g, '').trim();
+    const ipa = this.#use((instance) => {
+      if (instance.setVoice(dictionary) !== 0) throw new Error(`espeak-ng has no ${dictionary} voice`);
+      // The word alone, as text (flags 0 for IPA too): nothing in it is read as markup.
+      return instance.ipa(part.text).replace(/_/g, '').trim();
+    });
     this.#lookups.set(key, ipa);
     if (this.#lookups.size > LOOKUPS_KEPT) this.#lookups.delete(this.#lookups.keys().next().value as string);
     return ipa;
   }
 
   /**
-   * Sets every setting the engine keeps, for every call: the voice (about 0.3 ms, so it is never
-   * skipped on the strength of what an earlier call left behind), rate, pitch, range and volume.
+   * Selects the voice for every call (about 0.3 ms, so it is never skipped on the strength of
+   * what an earlier call left behind), its variant file written first, and gives the settings
+   * the synthesis sets: rate, and espeak-ng's defaults for volume, pitch and range.
    */
-  #select(voice: EspeakVoice, rate: number): void {
+  #select(instance: EspeakInstance, voice: EspeakVoice, rate: number): SynthSettings {
     const name = `${voice.language}+ijwi-${voice.variant.id}`;
     if (!this.#written.has(voice.variant.id)) {
-      this.#fs.writeFile(`${VARIANT_DIR}/ijwi-${voice.variant.id}`, renderVariantFile(voice.variant));
+      instance.writeFile(`${VARIANT_DIR}/ijwi-${voice.variant.id}`, renderVariantFile(voice.variant));
       this.#written.add(voice.variant.id);
     }
-    const status = this.#worker.set_voice(name);
+    const status = instance.setVoice(name);
     if (status !== 0) throw new Error(`espeak-ng rejected voice ${voice.language}+${voice.variant.id}`);
-    this.#worker.set_rate(Math.min(MAX_WPM, Math.max(MIN_WPM, Math.round(voice.rate * rate))));
-    this.#worker.set_pitch(NEUTRAL.pitch);
-    this.#worker.set_range(NEUTRAL.range);
-    this.#worker.set_volume(NEUTRAL.volume);
+    return { ...NEUTRAL, rate: Math.min(MAX_WPM, Math.max(MIN_WPM, Math.round(voice.rate * rate))) };
   }
 }
 
-/** espeak-ng compiled to JavaScript (wasm2js): installs with npm alone. GPL-3.0. */
+/**
+ * espeak-ng compiled to WebAssembly by Ijwi's own reproducible build of its released source
+ * (`espeak-ng/wasm/`), with the data of `@echogarden/espeak-ng-emscripten`. GPL-3.0.
+ */
 export const espeakNgEngine: EngineDescriptor = {
   id: 'espeak-ng',
   name: 'eSpeak NG',
   method: 'formant synthesis: clear and quick, and plainly synthetic',
   licence: 'GPL-3.0-or-later',
   licenceUrl: 'https://github.com/espeak-ng/espeak-ng/blob/master/COPYING',
-  version: packageVersion('@echogarden/espeak-ng-emscripten'),
+  // The code's release and build, and the data's package: what the audio changes with.
+  version: `${ESPEAK_NG_VERSION}+wasm.${recordedChecksum().slice(0, 12)}.data.${packageVersion(DATA_PACKAGE)}`,
   readIpa(language, ipa) {
     const converted = ipaToEspeak(language, ipa);
     if (!converted.ok) return converted;
     const mnemonics = converted.mnemonics.trim();
     return { ok: true, phones: mnemonics === '' ? '' : `[[${mnemonics}]]` };
   },
-  async load() {
-    const loadModule = (await import('@echogarden/espeak-ng-emscripten')).default;
-    const data = createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten/espeak-ng.data');
-    const blank = { buffer: new ArrayBuffer(0) };
-    const module = await loadModule({
-      getPreloadedPackage: (_name, size) => {
-        blank.buffer = new ArrayBuffer(size);
-        return blank.buffer;
-      },
-    });
-    readFilesWhenOpened(module.FS, blank.buffer, data);
-    return new EspeakEngine(new module.eSpeakNGWorker(), module.FS);
+  prepare: compileEspeak,
+  async load(prepared) {
+    return new EspeakEngine(isCompiledEspeak(prepared) ? prepared : await compileEspeak());
   },
 };
