@@ -75,6 +75,10 @@ const schema = z
     // Calls the neural voices take at once, all of them together; unset: 4 per worker they may use
     // (all workers but one). Past it a request for a neural voice gets 503 voice_busy.
     NEURAL_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
+    // How much lower the engine threads' scheduling priority is than the request thread's, as a
+    // nice value added to theirs (0 to 19; 0: the same). Under load, requests are then accepted,
+    // authorised and answered from the clause cache ahead of the engines' later clauses.
+    ENGINE_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     // Memory for the per-account clause cache (the audio of repeated phrases), in MB; 0 turns it
     // off. Small by default: the service's memory target counts it.
     CLAUSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(8),
@@ -155,6 +159,7 @@ export type Config = Readonly<{
   fileLifetimeMs: number;
   /** Engine worker threads; default: one per core. */
   poolSize: number;
+  engineNiceness: number;
   /** Calls in flight the neural voices take; null: the pool's default for its size. */
   neuralMaxCalls: number | null;
   /** The bound on the bytes the clause cache holds (`CLAUSE_CACHE_MB`); 0: no cache. */
@@ -218,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     fileLifetimeMs: data.FILE_LIFETIME_HOURS * 3_600_000,
     poolSize: data.POOL_SIZE,
+    engineNiceness: data.ENGINE_NICENESS,
     neuralMaxCalls: data.NEURAL_MAX_CALLS ?? null,
     clauseCacheBytes: Math.round(data.CLAUSE_CACHE_MB * 1024 * 1024),
     charsPerToken: data.CHARS_PER_TOKEN,

@@ -178,6 +178,7 @@ async function main(): Promise<void> {
     app.log.info({ host: listener?.host, port: metricsListener.port }, 'metrics listening');
   pool = await EnginePool.start({
     size: config.poolSize,
+    workerNiceness: config.engineNiceness,
     warmUp: warmUpPlan(allVoices()),
     metrics,
     ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),

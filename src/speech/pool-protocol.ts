@@ -96,4 +96,6 @@ export interface WorkerData {
   readonly warmUp: WarmUpPlan;
   /** What each engine prepared once for every worker (`EngineDescriptor.prepare`), by engine. */
   readonly prepared: Partial<Record<EngineId, unknown>>;
+  /** How much to lower the worker thread's scheduling priority (`lowerThreadPriority`). */
+  readonly niceness: number;
 }

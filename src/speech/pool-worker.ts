@@ -4,6 +4,7 @@ import { createStreamEncoderCache } from './audio/encoder.ts';
 import { createLevelStage } from './audio/level.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
@@ -18,7 +19,10 @@ import {
 
 const port = parentPort;
 if (!port) throw new Error('pool-worker must run in a worker thread');
-const { control, waiting, warmUp, prepared } = workerData as WorkerData;
+const { control, waiting, warmUp, prepared, niceness } = workerData as WorkerData;
+// Below the request thread: what needs no engine (a request accepted and authorised, a cached
+// first clause sent) goes ahead of the clauses this thread speaks.
+lowerThreadPriority(niceness);
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
 const WARM_UP_ROUNDS = 3;

@@ -34,6 +34,11 @@ export interface PoolOptions {
   readonly metrics?: PoolMetrics;
   /** Threads for the compressed formats' encoders (`EncodingThreads`); 1 by default. */
   readonly encodingThreads?: number;
+  /**
+   * How much lower than the request thread's the workers' scheduling priority is (nice values,
+   * `lowerThreadPriority`); 0 by default, the same priority.
+   */
+  readonly workerNiceness?: number;
 }
 
 /**
@@ -493,6 +498,7 @@ export class EnginePool {
       waiting: this.#waiting,
       warmUp: this.#options.warmUp,
       prepared: this.#prepared,
+      niceness: this.#options.workerNiceness ?? 0,
     };
     const slot: Slot = {
       worker: startWorker(workerData),

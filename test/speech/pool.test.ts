@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import { EnginePool, POOL_WORKER_NAME } from '../../src/speech/pool.ts';
@@ -270,5 +271,37 @@ describe('EnginePool interruptions', () => {
     ).then(() => 'waiting job');
     assert.equal(await Promise.race([running, heavy]), 'running job');
     await heavy;
+  });
+});
+
+describe('EnginePool priority', () => {
+  /** Each thread of this process's nice value (`/proc/<pid>/task/<tid>/stat`, field 19), by thread id. */
+  function niceByThread(): Map<number, number> {
+    const nice = new Map<number, number>();
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis: state is field 3, nice field 19.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      nice.set(Number(tid), Number(fields[16]));
+    }
+    return nice;
+  }
+
+  it('runs its workers below the request thread, and only them', {
+    skip: process.platform === 'linux' ? false : 'thread priorities are read from Linux /proc',
+  }, async () => {
+    const before = niceByThread();
+    const base = before.get(process.pid) as number;
+    const pool = await EnginePool.start({ size: 2, warmUp: { samples: [], outputs: [] }, workerNiceness: 5 });
+    try {
+      const after = niceByThread();
+      const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, base + 5));
+      assert.equal(lowered.length, 2, 'one lowered thread per worker');
+      assert.equal(after.get(process.pid), base, 'the request thread keeps its priority');
+      for (const [tid, nice] of before)
+        if (after.has(tid)) assert.equal(after.get(tid), nice, `thread ${tid}`);
+    } finally {
+      await pool.close();
+    }
   });
 });
