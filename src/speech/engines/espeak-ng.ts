@@ -19,8 +19,8 @@ import {
   recordedChecksum,
   SYNTH_SSML_AND_PHONEMES,
   SYNTH_TEXT,
+  type SynthEvent,
   type SynthSettings,
-  type WordEvent,
 } from './espeak-ng/wasm-runtime.ts';
 import { packageVersion } from './package-version.ts';
 
@@ -167,11 +167,12 @@ class EspeakEngine implements SpeechEngine {
       // Dictionary look-ups select other voices: they come before the voice is set for the call.
       const mixed = input.kind === 'mixed' ? this.#mixedPhonemeInput(input.parts, espeakVoice) : undefined;
       const settings = this.#select(instance, espeakVoice, rate);
-      const onChunk = (samples: Int16Array, words: readonly WordEvent[]) => {
+      const onChunk = (samples: Int16Array, events: readonly SynthEvent[]) => {
         if (sink.cancelled()) return true;
         // espeak-ng counts text positions from 1, in characters.
-        for (const word of words)
-          sink.word?.({ start: word.textPosition - 1, length: word.length, ms: word.audioMs });
+        for (const event of events)
+          if (event.type === 'word')
+            sink.word?.({ start: event.textPosition - 1, length: event.length, ms: event.audioMs });
         if (samples.length > 0) sink.push(samples);
         return sink.cancelled();
       };

@@ -138,18 +138,24 @@ function dataDirectory(compiled: CompiledEspeak): Map<string, Inode> {
   return root;
 }
 
-/** A word event: where the word is in the text (from 1, in characters) and when it starts. */
-export interface WordEvent {
-  readonly textPosition: number;
-  readonly length: number;
-  readonly audioMs: number;
-}
+/**
+ * An event of a buffer: a word starts (where it is in the text, from 1, in characters, and when
+ * in the audio), or a phoneme (its name, IPA).
+ */
+export type SynthEvent =
+  | {
+      readonly type: 'word';
+      readonly textPosition: number;
+      readonly length: number;
+      readonly audioMs: number;
+    }
+  | { readonly type: 'phoneme'; readonly name: string };
 
 /**
  * Gets each buffer's samples (a view of the instance's memory, valid only during the call) and
- * the words that start in it; returns true to stop the synthesis.
+ * the events in it; returns true to stop the synthesis.
  */
-export type ChunkListener = (samples: Int16Array, words: readonly WordEvent[]) => boolean;
+export type ChunkListener = (samples: Int16Array, events: readonly SynthEvent[]) => boolean;
 
 /** The settings `ijwi_synthesize` sets before every synthesis. */
 export interface SynthSettings {
@@ -176,6 +182,8 @@ interface EspeakExports {
   ijwi_ipa(text: number): number;
 }
 
+/** The bytes of a phoneme event's name (`espeak_EVENT.id.string`), NUL-terminated only when shorter. */
+const PHONEME_NAME_BYTES = 8;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -185,7 +193,7 @@ export class EspeakInstance {
   readonly #exports: EspeakExports;
   readonly #data: Map<string, Inode>;
   #listener: ChunkListener | undefined;
-  #words: WordEvent[] = [];
+  #events: SynthEvent[] = [];
 
   constructor(compiled: CompiledEspeak) {
     const data = new PreopenDirectory(DATA_DIR, dataDirectory(compiled));
@@ -201,13 +209,21 @@ export class EspeakInstance {
       wasi_snapshot_preview1: wasi.wasiImport,
       ijwi: {
         word: (textPosition: number, length: number, audioMs: number) => {
-          this.#words.push({ textPosition, length, audioMs });
+          this.#events.push({ type: 'word', textPosition, length, audioMs });
+        },
+        phoneme: (pointer: number) => {
+          const bytes = new Uint8Array(this.#exports.memory.buffer, pointer, PHONEME_NAME_BYTES);
+          const end = bytes.indexOf(0);
+          this.#events.push({
+            type: 'phoneme',
+            name: decoder.decode(end < 0 ? bytes : bytes.subarray(0, end)),
+          });
         },
         samples: (pointer: number, count: number) => {
-          const words = this.#words;
-          this.#words = [];
+          const events = this.#events;
+          this.#events = [];
           const samples = new Int16Array(this.#exports.memory.buffer, pointer, count);
-          return this.#listener?.(samples, words) === true ? 1 : 0;
+          return this.#listener?.(samples, events) === true ? 1 : 0;
         },
       },
     });
@@ -240,7 +256,7 @@ export class EspeakInstance {
   /** Speaks `text` with `flags`, handing each buffer to `listener`; espeak-ng's status. */
   synthesize(text: string, flags: number, settings: SynthSettings, listener: ChunkListener): number {
     this.#listener = listener;
-    this.#words = [];
+    this.#events = [];
     try {
       return this.#withString(text, (pointer) =>
         this.#exports.ijwi_synthesize(
@@ -254,7 +270,7 @@ export class EspeakInstance {
       );
     } finally {
       this.#listener = undefined;
-      this.#words = [];
+      this.#events = [];
     }
   }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { kinyarwandaToEspeak, kinyarwandaToIpa } from '../../../../src/speech/text/rw/g2p.ts';
 import { expectCases } from '../../../helpers/cases.ts';
+import { espeakSpeaker, type Spoken } from '../../../helpers/espeak-phonemes.ts';
 
 type Case = readonly [spelling: string, ipa: string];
 
@@ -245,27 +245,16 @@ describe('odd input', () => {
 
 // espeak-ng itself: every mnemonic the module emits must be one the `sw` phoneme table has.
 // An unknown mnemonic makes espeak-ng drop or re-read the rest of the group, so the phonemes it
-// reports (phoneme events of a real synthesis: `synthesize_ipa` does not honour `[[ ]]` in
-// this build) no longer match the IPA. espeak-ng reports no length mark and splits affricates.
+// reports (phoneme events of a real synthesis: the IPA trace reads its input as text, so it
+// does not honour `[[ ]]`) no longer match the IPA. espeak-ng reports no length mark and splits affricates.
 describe('kinyarwandaToEspeak through espeak-ng (sw)', () => {
-  let worker: ESpeakNGWorker;
+  let speak: (voice: string, input: string) => Spoken;
 
   before(async () => {
-    const loadModule = (await import('@echogarden/espeak-ng-emscripten')).default;
-    worker = new (await loadModule()).eSpeakNGWorker();
-    worker.set_voice('sw');
+    speak = await espeakSpeaker();
   });
 
-  function spoken(input: string): { phonemes: string[]; samples: number } {
-    const phonemes: string[] = [];
-    let samples = 0;
-    worker.synthesize(input, (chunk, events) => {
-      samples += chunk.length;
-      for (const event of events) if (event.type === 'phoneme' && event.id) phonemes.push(String(event.id));
-      return false;
-    });
-    return { phonemes, samples };
-  }
+  const spoken = (input: string): Spoken => speak('sw', input);
 
   const asReported = (ipa: string) => ipa.replace(/[ː\s\p{P}]/gu, '').replace(/͡/g, '');
 

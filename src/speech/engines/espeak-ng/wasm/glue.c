@@ -3,9 +3,10 @@
  * main). GPL-3.0-or-later, as espeak-ng is.
  *
  * One engine per instance. The instance keeps espeak-ng's state between calls, as a process
- * does; the caller sets every setting it relies on for every call. Audio and word events leave
- * through two imports of module "ijwi", called while espeak-ng synthesises: `words` once per
- * word event, `samples` once per buffer (a tenth of a second), whose answer stops the synthesis
+ * does; the caller sets every setting it relies on for every call. Audio and events leave
+ * through imports of module "ijwi", called while espeak-ng synthesises: `word` once per word
+ * event, `phoneme` once per phoneme event (its name, up to 8 bytes of UTF-8, NUL-terminated when
+ * shorter), `samples` once per buffer (a tenth of a second), whose answer stops the synthesis
  * when it is not 0.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 IMPORT("word") void ijwi_word(int text_position, int length, int audio_position);
+IMPORT("phoneme") void ijwi_phoneme(const char *name);
 IMPORT("samples") int ijwi_samples(short *samples, int count);
 
 /*
@@ -33,6 +35,8 @@ static int on_synth(short *samples, int count, espeak_EVENT *events) {
 	for (espeak_EVENT *event = events; event->type != espeakEVENT_LIST_TERMINATED; event++)
 		if (event->type == espeakEVENT_WORD)
 			ijwi_word(event->text_position, event->length, event->audio_position);
+		else if (event->type == espeakEVENT_PHONEME)
+			ijwi_phoneme(event->id.string);
 	return ijwi_samples(samples, count);
 }
 
