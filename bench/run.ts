@@ -90,7 +90,7 @@ async function driveService<T>(
 ): Promise<{ results: T } & Pick<BenchReport, 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
-  const server = await startServer(data.dataDir, NO_CLAUSE_CACHE);
+  const server = await startServer(data.dataDir, { env: NO_CLAUSE_CACHE });
   const peer = await startPeer(progress);
   const monitor = new ProcessMonitor(server.pid);
   try {
