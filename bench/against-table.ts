@@ -39,7 +39,7 @@ export function goalOf(target: Target | undefined, unit: string): string {
     case 'ratio-at-least':
       return `>= ${target.value.toFixed(2)}x before`;
     case 'at-most':
-      return `<= ${target.value} ${unit}`;
+      return unit === 'x' ? `<= ${target.value.toFixed(2)}x` : `<= ${target.value} ${unit}`;
     case 'less-by-at-least':
       return `>= ${target.value} ${unit} less than before`;
   }

@@ -63,7 +63,7 @@ export function againstSettings(quick: boolean): AgainstSettings {
     engineTurns: bench.engineTurns,
     engineRounds: quick ? 3 : 7,
     memoryRounds: quick ? 1 : 3,
-    sequentialPasses: bench.sequentialPasses,
+    sequentialPasses: quick ? 3 : 5,
     freshRounds: quick ? 2 : 5,
     // From a rate every build keeps up with on a loaded machine, each step a fixed factor above the
     // last, so that the two sides' capacities are told apart by about that factor (the target is

@@ -35,6 +35,14 @@ describe('the --against table', () => {
     assert.equal(checkFigure(figure({ new: 170, before: 400, target })).result, 'PASS');
     assert.equal(checkFigure(figure({ new: 190, before: 100, target })).result, 'FAIL');
     assert.equal(checkFigure(figure({ new: 170, before: null, target })).result, 'PASS');
+    assert.equal(checkFigure(figure({ new: 170, before: 200, target })).goal, '<= 180 ms');
+    assert.equal(
+      checkFigure({
+        ...figure({ new: 0.1, before: 0.3, target: { kind: 'at-most', value: 0.2 } }),
+        unit: 'x',
+      }).goal,
+      '<= 0.20x',
+    );
   });
 
   it('holds a saving to how much lower than before the new figure is', () => {
