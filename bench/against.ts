@@ -298,7 +298,8 @@ async function freshBursts(
 
 /**
  * Figure 3: the sustained ladder over `turns`, one rate at a time on each side in turn; a side
- * leaves the ladder after `stopAfter` failed rates in a row, and the ladder ends when both have.
+ * leaves the ladder after `sustainedStopAfterFailures` failed rates in a row, and the ladder ends
+ * when both have.
  */
 async function sustained(
   services: readonly Service[],
