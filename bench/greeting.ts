@@ -43,22 +43,26 @@ export interface GreetingResults {
 }
 
 /**
- * Call `n` of the run: the greeting, then two clauses of its own, about as long as a turn. Every
- * clause after the greeting holds the call's number, so no other call, in this burst or a later
- * one, has it in its cache: only the greeting differs between the two sides.
+ * Call `n` of the run: `opening` (the greeting), then two clauses of its own, about as long as a
+ * turn. Every clause after the opening holds the call's number, so no other call, in this burst or
+ * a later one, has it in its cache: only the opening differs between two bursts of the same `n`s.
  */
-function callOf(n: number): Turn {
+export function callOf(n: number, opening = GREETING): Turn {
   const time = `${8 + (n % 9)}:${String((n * 7) % 60).padStart(2, '0')}`;
-  const text = `${GREETING} Your reference is ${1000 + n * 7}. Appointment ${n + 1} is at ${time}, in room ${100 + n}.`;
+  const text = `${opening} Your reference is ${1000 + n * 7}. Appointment ${n + 1} is at ${time}, in room ${100 + n}.`;
   return { language: LANGUAGE, speakerId: SPEAKER_ID, text };
 }
 
-/** One service for one side: its own data (one account, a key per call), started and warmed. */
-async function startSide(cacheMb: number, calls: number, turns: Turns) {
+/**
+ * One service for one side: its own data (one account, a key for each of `calls` fresh calls),
+ * started from the checkout `dir` (by default this one) and warmed.
+ */
+export async function startSide(cacheMb: number, calls: number, turns: Turns, dir?: URL) {
   const keys = WARM_UP_CALLS + 1 + calls;
   const data = await prepareData(1, keys);
   const server = await startServer(data.dataDir, {
     env: { CLAUSE_CACHE_MB: String(cacheMb), METRICS_TOKEN },
+    ...(dir ? { dir } : {}),
   });
   let nextKey = 0;
   const burst = (list: readonly Turn[]) =>
@@ -73,9 +77,11 @@ async function startSide(cacheMb: number, calls: number, turns: Turns) {
     turns.en.slice(0, WARM_UP_CALLS).map((text) => ({ language: LANGUAGE, speakerId: SPEAKER_ID, text })),
   );
   // The greeting said once before the bursts, on both sides alike.
-  await burst([{ language: LANGUAGE, speakerId: SPEAKER_ID, text: GREETING }]);
+  const sayGreeting = () => burst([{ language: LANGUAGE, speakerId: SPEAKER_ID, text: GREETING }]);
+  await sayGreeting();
   return {
     burst,
+    sayGreeting,
     async cacheStats() {
       const response = await fetch(`${server.base}/metrics`, {
         headers: { authorization: `Bearer ${METRICS_TOKEN}` },

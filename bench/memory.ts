@@ -81,7 +81,7 @@ function threadsOf(pid: number): number {
  * Calls of one phase, on connections of their own: kept alive through the phase, closed at its
  * end, so that no phase sends on a connection the service may be closing after the last one's.
  */
-class Caller {
+export class Caller {
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 2048 });
   readonly #base: string;
   readonly #nextKey: () => string;
@@ -114,6 +114,8 @@ export interface MemoryOptions {
   readonly workers: readonly number[];
   /** Another checkout to start instead of this one (to compare two builds in one run). */
   readonly dir?: URL;
+  /** False: no 10,000-character files (a run that needs only the burst's peak). Default true. */
+  readonly files?: boolean;
   readonly progress: (line: string) => void;
 }
 
@@ -132,7 +134,7 @@ export async function benchMemory(options: MemoryOptions): Promise<MemoryPhases[
         ...(options.dir ? { dir: options.dir } : {}),
       });
       try {
-        results.push(await measure(server, workers, data.keys, all, turns));
+        results.push(await measure(server, workers, data.keys, all, turns, options.files ?? true));
       } finally {
         await server.stop();
       }
@@ -149,6 +151,7 @@ async function measure(
   keys: readonly string[],
   all: readonly Turn[],
   turns: Awaited<ReturnType<typeof loadTurns>>,
+  files: boolean,
 ): Promise<MemoryPhases> {
   const { pid } = server;
   // Keys take turns, so no key comes near the per-key rate limit.
@@ -180,7 +183,7 @@ async function measure(
   await sleep(SETTLE_MS);
   let filePeakMb: number | null = null;
   let fileErrors = 0;
-  if (workers === targets.memoryWorkers) {
+  if (files && workers === targets.memoryWorkers) {
     filePeakMb = await peakOver(pid, () =>
       phase(async (caller) => {
         for (const language of benchLanguages) {

@@ -42,7 +42,7 @@ export interface TargetCheck {
 const pct = (p: Percentiles) => [fixed(p.p50), fixed(p.p95), fixed(p.p99)];
 
 /** The most real-time calls in flight over the steps that passed (0 when none did). */
-const capacityOf = (steps: readonly SustainedStep[]) =>
+export const capacityOf = (steps: readonly SustainedStep[]) =>
   Math.max(0, ...steps.filter((s) => s.passed).map((s) => s.inFlightMean));
 
 /** First byte p95 at one call, through HTTP and in the engine baseline, over an engine's languages. */

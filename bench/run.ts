@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config.ts';
 import { EnginePool } from '../src/speech/pool.ts';
 import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
+import { againstSettings, benchAgainst } from './against.ts';
+import { printAgainst } from './against-table.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
@@ -50,6 +52,8 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     /** Another checkout whose `npm start` the memory scenario measures instead of this one's. */
     dir: { type: 'string' },
+    /** Another built checkout to measure beside this one, figure by figure (against.ts). */
+    against: { type: 'string' },
     /** A day on the phone with faults (bench/soak/), for `minutes` (default 60). */
     soak: { type: 'boolean', default: false },
     minutes: { type: 'string', default: '60' },
@@ -86,7 +90,7 @@ async function driveService<T>(
 ): Promise<{ results: T } & Pick<BenchReport, 'phases' | 'highWaterMb'>> {
   progress(`service: ${ACCOUNTS} accounts x ${KEYS_PER_ACCOUNT} keys, starting`);
   const data = await prepareData(ACCOUNTS, KEYS_PER_ACCOUNT);
-  const server = await startServer(data.dataDir, NO_CLAUSE_CACHE);
+  const server = await startServer(data.dataDir, { env: NO_CLAUSE_CACHE });
   const peer = await startPeer(progress);
   const monitor = new ProcessMonitor(server.pid);
   try {
@@ -232,7 +236,29 @@ async function metricsOverheadRun(): Promise<void> {
   console.log(`\nwritten bench/results/${file}`);
 }
 
-if (values.soak) {
+/** This checkout beside another (`--against DIR`): one table of both, their ratios and the targets. */
+async function againstRun(dir: string): Promise<void> {
+  const results = await benchAgainst({
+    before: pathToFileURL(`${dir.replace(/\/$/, '')}/`),
+    settings: againstSettings(settings.quick),
+    progress,
+  });
+  printAgainst(
+    `This checkout (new, ${results.commits.new}) against ${results.commits.before} (before), in the same run`,
+    results.figures,
+  );
+  const out = new URL('./results/', import.meta.url);
+  const file = `${settings.quick ? 'quick-' : ''}against.json`;
+  await mkdir(out, { recursive: true });
+  await writeFile(new URL(file, out), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten bench/results/${file}`);
+  // A target missed fails the run, for a script that runs it.
+  if (results.figures.some((figure) => figure.result === 'FAIL')) process.exitCode = 1;
+}
+
+if (values.against !== undefined) {
+  await againstRun(values.against);
+} else if (values.soak) {
   const minutes = Number(values.minutes);
   if (!(minutes > 0)) throw new Error('--minutes takes a positive number');
   await benchSoak({ minutes, mode: values['scale-out'] ? 'scale-out' : 'embedded', progress });
