@@ -112,6 +112,12 @@ export interface EngineDescriptor {
    */
   readonly readsTextOnly?: boolean;
   /**
+   * True when a clause's first audio waits for the engine's analysis of the whole clause (Flite):
+   * a listener's first clause, when long, is then spoken as its first phrase and the rest
+   * (`FirstPhrase` in `text/clauses.ts`), where the voice's language says where phrases start.
+   */
+  readonly analysesClauseWhole?: boolean;
+  /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
    * main thread, before anything is queued; absent when the engine reads text only.
    */

@@ -12,12 +12,28 @@ export interface ClauseOptions {
   readonly firstMaxChars: number;
   /** No chunk is longer than this: a longer word is cut. */
   readonly maxChars: number;
+  /** Where a long first clause is cut after its first phrase; absent: it is not. */
+  readonly firstPhrase?: FirstPhrase;
+}
+
+/**
+ * For an engine whose first audio waits for its analysis of the whole first clause (Flite): a
+ * first clause of more than `maxWords` words is spoken as its first phrase, then the rest, cut
+ * before the first word that `startsPhrase` (a conjunction or preposition) after at least
+ * `MIN_PHRASE_WORDS` words and at most `maxWords`, with at least as many words left after it.
+ * No such word: the clause stays whole (a cut inside a noun phrase costs more than it saves).
+ */
+export interface FirstPhrase {
+  readonly maxWords: number;
+  readonly startsPhrase: (word: string) => boolean;
 }
 
 export const defaultClauseOptions: ClauseOptions = { firstMaxChars: 60, maxChars: 220 };
 
 /** A first clause shorter than this ("Yes,") is spoken with what follows it. */
 const MIN_FIRST_CLAUSE = 8;
+/** Neither side of a cut after the first phrase has fewer words than this. */
+const MIN_PHRASE_WORDS = 3;
 const SENTENCE = /[^.!?…\n]+(?:[.!?…]+["'”’»)]*|\n+|$)/gu;
 const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 
@@ -40,6 +56,12 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
       ) {
         chunks.push(first);
         sentence = rest.join(' ');
+      } else if (first !== undefined && options.firstPhrase) {
+        const cut = firstPhraseCut(first, sentence, options.firstPhrase);
+        if (cut !== undefined && cut.phrase.length <= limit()) {
+          chunks.push(cut.phrase);
+          sentence = cut.rest;
+        }
       }
     }
     if (sentence.length <= limit()) {
@@ -61,6 +83,22 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
     if (current) chunks.push(current);
   }
   return chunks;
+}
+
+/** The sentence cut after the first phrase of its first clause `clause`, if `rule` finds one. */
+function firstPhraseCut(
+  clause: string,
+  sentence: string,
+  rule: FirstPhrase,
+): { phrase: string; rest: string } | undefined {
+  if (clause.split(' ').length <= rule.maxWords) return undefined;
+  const words = sentence.split(' ');
+  for (let at = MIN_PHRASE_WORDS; at <= rule.maxWords && words.length - at >= MIN_PHRASE_WORDS; at++) {
+    if (rule.startsPhrase(words[at] ?? '')) {
+      return { phrase: words.slice(0, at).join(' '), rest: words.slice(at).join(' ') };
+    }
+  }
+  return undefined;
 }
 
 function pieces(text: string, pattern: RegExp): string[] {
