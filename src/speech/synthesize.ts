@@ -9,7 +9,7 @@ import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { engines, frontEndOf, ipaReaderOf } from './engines/registry.ts';
 import type { EnginePool, OpenCall } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
-import { type ClauseOptions, defaultClauseOptions, type FirstPhrase, splitClauses } from './text/clauses.ts';
+import { defaultClauseOptions, type FirstPhrase, splitFirstPhrase } from './text/clauses.ts';
 import type { FrontEnd } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
@@ -177,22 +177,33 @@ function planOf(
 ): Step[] {
   const readIpa = ipaReaderOf(voice);
   const steps: Step[] = [];
-  const options = (): ClauseOptions =>
-    firstPhrase && steps.length === 0 ? { ...defaultClauseOptions, firstPhrase } : defaultClauseOptions;
-  const speak = (clauses: readonly string[], rate: number) => {
-    for (const clause of clauses) {
+  const speak = (text: string, rate: number) => {
+    const first = firstPhrase !== undefined && steps.length === 0;
+    const { chunks, phraseCut } = splitFirstPhrase(
+      text,
+      first ? { ...defaultClauseOptions, firstPhrase } : defaultClauseOptions,
+    );
+    for (const [i, clause] of chunks.entries()) {
       const input = frontEnd.engineInput(clause);
-      if (input) steps.push({ kind: 'speak', input, rate, characters: clause.length, text: clause });
+      if (!input) continue;
+      const goesOn = first && phraseCut && i === 0;
+      steps.push({
+        kind: 'speak',
+        input: goesOn ? { ...input, goesOn } : input,
+        rate,
+        characters: clause.length,
+        text: clause,
+      });
     }
   };
   for (const segment of document.segments) {
     switch (segment.kind) {
       case 'text':
-        speak(splitClauses(frontEnd.normalize(segment.text), options()), segment.rate);
+        speak(frontEnd.normalize(segment.text), segment.rate);
         break;
       case 'words':
         // Spelled out already, but held to the characters the voices read like any text.
-        speak(splitClauses(frontEnd.readable(segment.text), options()), segment.rate);
+        speak(frontEnd.readable(segment.text), segment.rate);
         break;
       case 'phonemes': {
         // The parser accepted it for this voice; a voice that cannot read it is a bug.

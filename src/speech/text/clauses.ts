@@ -25,7 +25,8 @@ export interface ClauseOptions {
  */
 export interface FirstPhrase {
   readonly maxWords: number;
-  readonly startsPhrase: (word: string) => boolean;
+  /** Whether a phrase may start with `word`, after `before` (the last word of the one before). */
+  readonly startsPhrase: (word: string, before: string) => boolean;
 }
 
 export const defaultClauseOptions: ClauseOptions = { firstMaxChars: 60, maxChars: 220 };
@@ -39,7 +40,23 @@ const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 
 /** Chunks of `text` to speak in order; empty when there is nothing to speak. */
 export function splitClauses(text: string, options: ClauseOptions = defaultClauseOptions): string[] {
+  return clausesOf(text, options).chunks;
+}
+
+/**
+ * The chunks of `text`, as `splitClauses` gives them, and whether the first is a phrase cut from a
+ * sentence that goes on after it (`options.firstPhrase`): no clause-end pause belongs after it.
+ */
+export function splitFirstPhrase(
+  text: string,
+  options: ClauseOptions,
+): { readonly chunks: string[]; readonly phraseCut: boolean } {
+  return clausesOf(text, options);
+}
+
+function clausesOf(text: string, options: ClauseOptions): { chunks: string[]; phraseCut: boolean } {
   const chunks: string[] = [];
+  let phraseCut = false;
   const limit = () => (chunks.length === 0 ? options.firstMaxChars : options.maxChars);
   for (const whole of pieces(text, SENTENCE)) {
     let sentence = whole;
@@ -60,6 +77,7 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
         const cut = firstPhraseCut(first, sentence, options.firstPhrase);
         if (cut !== undefined && cut.phrase.length <= limit()) {
           chunks.push(cut.phrase);
+          phraseCut = true;
           sentence = cut.rest;
         }
       }
@@ -82,7 +100,7 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
     }
     if (current) chunks.push(current);
   }
-  return chunks;
+  return { chunks, phraseCut };
 }
 
 /** The sentence cut after the first phrase of its first clause `clause`, if `rule` finds one. */
@@ -94,7 +112,7 @@ function firstPhraseCut(
   if (clause.split(' ').length <= rule.maxWords) return undefined;
   const words = sentence.split(' ');
   for (let at = MIN_PHRASE_WORDS; at <= rule.maxWords && words.length - at >= MIN_PHRASE_WORDS; at++) {
-    if (rule.startsPhrase(words[at] ?? '')) {
+    if (rule.startsPhrase(words[at] ?? '', words[at - 1] ?? '')) {
       return { phrase: words.slice(0, at).join(' '), rest: words.slice(at).join(' ') };
     }
   }

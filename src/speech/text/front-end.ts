@@ -24,8 +24,8 @@ export interface FrontEnd {
   engineInput(clause: string): EngineInput | undefined;
   /** IPA of a clause when the front-end itself knows it; otherwise the engine is asked. */
   readonly ipa?: (clause: string) => string;
-  /** Whether a phrase may start with a word (`text/clauses.ts`, `FirstPhrase`); absent: not known. */
-  readonly startsPhrase?: (word: string) => boolean;
+  /** Whether a phrase may start with a word after another (`FirstPhrase` in `clauses.ts`); absent: not known. */
+  readonly startsPhrase?: (word: string, before: string) => boolean;
 }
 
 /** How a language reads the text between a clause's foreign words (`afterWord`: one comes before it). */

@@ -78,6 +78,8 @@ describe('splitClauses', () => {
         'I can book that appointment for you.', // "for" leaves two
         'Could you please spell your last name for me?', // "for" after seven words
         'The consultation fee is five thousand Rwandan francs.', // no phrase start
+        "The children's ward is on the fourth floor.", // a phrase does not end with "is"
+        'Sarah from customer service will be with you shortly.', // nor with "be"
       ];
       for (const text of whole) assert.deepEqual(splitClauses(text, phrase), [text]);
     });

@@ -67,11 +67,10 @@ export const MAX_CLAUSE_CHARACTERS = 2_000;
  */
 const LEAD_IN_SECONDS = 0.04;
 /**
- * A clause whose text ends without punctuation is cut from a sentence that goes on (the
- * pipeline's first phrase, or a clause cut between words for its length): Flite still ends it
- * with an utterance's 0.2 s of silence, which inside a sentence is a pause nobody asked for. Such a
- * clause keeps this much of it, so with the next clause's lead-in a join is a short phrase break
- * (0.1 s, against Flite's 0.18 s at a comma inside a clause).
+ * A phrase cut from a sentence that goes on (`goesOn`: the pipeline's first phrase) still ends
+ * with Flite's 0.2 s of utterance-end silence, a pause the sentence has not got. It keeps this
+ * much of it, so with the next clause's lead-in the join is a short phrase break (0.1 s, against
+ * Flite's 0.18 s at a comma inside a clause and 0.23 s at a clause's end).
  */
 const PHRASE_TAIL_SECONDS = 0.06;
 /** A sample this loud (of 32767) or louder is sound, not the silence of a pause. */
@@ -224,8 +223,7 @@ class FliteEngine implements SpeechEngine {
       );
     }
     const { args, inputs } = fliteArguments(this.#speech(input, fliteVoice), fliteVoice, rate);
-    const goesOn = input.kind !== 'phonemes' && /[\p{L}\p{N}]$/u.test(text.trim());
-    const chunks = new ClauseChunks(sink, goesOn ? PHRASE_TAIL_SECONDS : undefined);
+    const chunks = new ClauseChunks(sink, input.goesOn ? PHRASE_TAIL_SECONDS : undefined);
     this.#runner.stream(args, (samples, sampleRate) => chunks.take(samples, sampleRate), inputs);
     chunks.finish();
   }

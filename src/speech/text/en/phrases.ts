@@ -2,7 +2,8 @@
  * English words a phrase can start with: conjunctions and prepositions that open a clause or a
  * prepositional phrase ("... | while I check", "... | on Tuesday", "... | and should arrive").
  * A cut before one falls where a speaker may pause. Left out: "to" (often an infinitive's),
- * "of" (inside a noun phrase), "that" (as often a determiner), "as", "than".
+ * "of" (inside a noun phrase), "that" (as often a determiner), "through" (often a verb's
+ * particle: "put you through"), "as", "than".
  */
 const PHRASE_STARTS: ReadonlySet<string> = new Set([
   'about',
@@ -26,7 +27,6 @@ const PHRASE_STARTS: ReadonlySet<string> = new Set([
   'since',
   'so',
   'though',
-  'through',
   'unless',
   'until',
   'when',
@@ -39,7 +39,37 @@ const PHRASE_STARTS: ReadonlySet<string> = new Set([
   'without',
 ]);
 
-/** Whether an English phrase may start with `word` (a word of normalised text, any case). */
-export function startsEnglishPhrase(word: string): boolean {
-  return PHRASE_STARTS.has(word.toLowerCase());
+/**
+ * Words a phrase does not end with: "be" and the auxiliaries leave it waiting for what they
+ * introduce ("The ward is | on the fourth floor", "Sarah will be | with you").
+ */
+const OPEN_ENDS: ReadonlySet<string> = new Set([
+  'am',
+  'are',
+  'be',
+  'been',
+  'being',
+  'can',
+  'could',
+  'did',
+  'do',
+  'does',
+  'is',
+  'may',
+  'might',
+  'must',
+  'shall',
+  'should',
+  'was',
+  'were',
+  'will',
+  'would',
+]);
+
+/**
+ * Whether an English phrase may start with `word` after `before` (words of normalised text, any
+ * case): `word` opens a phrase and `before` can end one.
+ */
+export function startsEnglishPhrase(word: string, before: string): boolean {
+  return PHRASE_STARTS.has(word.toLowerCase()) && !OPEN_ENDS.has(before.toLowerCase());
 }
