@@ -149,7 +149,7 @@ type Step =
  * engine that analyses a clause whole before its first audio: Flite's first audio of a
  * ten-word clause waits about twice as long as a five-word phrase's (engines/flite/README.md).
  */
-const FIRST_PHRASE_MAX_WORDS = 6;
+export const FIRST_PHRASE_MAX_WORDS = 6;
 
 /**
  * Where the document's first clause is cut after its first phrase: only for a listener who waits
