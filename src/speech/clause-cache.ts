@@ -73,8 +73,8 @@ export interface ClauseSpec {
  * The one place a clause's key is made, from everything that decides its bytes: the account, the
  * engine input (the text after normalisation and the account's lexicon, or phonemes), the engine
  * and its version, the voice's engine settings (for a neural voice its pack's files, speaker and
- * rate), the assigned pack's id and version, the voice's calibrated gain, the speaking rate, and
- * the output's sample rate and encoding. Hashed, so the cache keeps no request text and every key is the same small size.
+ * rate), the assigned pack's id and version, the voice's calibrated gain, the speaking rate,
+ * the output's sample rate and encoding, and whether the clause's sentence goes on after it. Hashed, so the cache keeps no request text and every key is the same small size.
  */
 export function clauseKey(account: string, spec: ClauseSpec): string {
   const { engineVoice, pack, gainDb } = spec.voice;
@@ -90,6 +90,8 @@ export function clauseKey(account: string, spec: ClauseSpec): string {
     String(spec.rate),
     String(spec.output.sampleRate),
     spec.output.encoding,
+    // Only where set, so the keys of every other clause stay what they were.
+    ...(spec.input.goesOn ? ['goes on'] : []),
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }

@@ -6,10 +6,10 @@ import { audioBoundSeconds } from './audio-bound.ts';
 import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
-import { frontEndOf, ipaReaderOf } from './engines/registry.ts';
+import { engines, frontEndOf, ipaReaderOf } from './engines/registry.ts';
 import type { EnginePool, OpenCall } from './pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool-protocol.ts';
-import { splitClauses } from './text/clauses.ts';
+import { defaultClauseOptions, type FirstPhrase, splitFirstPhrase } from './text/clauses.ts';
 import type { FrontEnd } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import type { Voice } from './voices.ts';
@@ -144,24 +144,66 @@ type Step =
     }
   | { readonly kind: 'pause'; readonly ms: number };
 
-/** The document as the steps the pipeline runs: clauses in engine input, pauses in ms. */
-function planOf(document: SpeechDocument, frontEnd: FrontEnd, voice: Voice): Step[] {
+/**
+ * A first clause of more words than this is spoken as its first phrase and the rest, for an
+ * engine that analyses a clause whole before its first audio: Flite's first audio of a
+ * ten-word clause waits about twice as long as a five-word phrase's (engines/flite/README.md).
+ */
+export const FIRST_PHRASE_MAX_WORDS = 6;
+
+/**
+ * Where the document's first clause is cut after its first phrase: only for a listener who waits
+ * for the first audio now (not a file, nor a live context's later part), on an engine whose first
+ * audio waits for the whole clause, in a language that says where phrases start.
+ */
+function firstPhraseOf(request: SynthesisRequest, frontEnd: FrontEnd): FirstPhrase | undefined {
+  const { voice, target, dueAt } = request;
+  const file = request.file ?? target.kind === 'native';
+  const now = dueAt === undefined || dueAt <= performance.now();
+  if (file || !now || engines[voice.engineVoice.engine].analysesClauseWhole !== true) return undefined;
+  const { startsPhrase } = frontEnd;
+  return startsPhrase && { maxWords: FIRST_PHRASE_MAX_WORDS, startsPhrase };
+}
+
+/**
+ * The document as the steps the pipeline runs: clauses in engine input, pauses in ms; the first
+ * clause cut after its first phrase when `firstPhrase` is given.
+ */
+function planOf(
+  document: SpeechDocument,
+  frontEnd: FrontEnd,
+  voice: Voice,
+  firstPhrase: FirstPhrase | undefined,
+): Step[] {
   const readIpa = ipaReaderOf(voice);
   const steps: Step[] = [];
-  const speak = (clauses: readonly string[], rate: number) => {
-    for (const clause of clauses) {
+  const speak = (text: string, rate: number) => {
+    const first = firstPhrase !== undefined && steps.length === 0;
+    const { chunks, phraseCut } = splitFirstPhrase(
+      text,
+      first ? { ...defaultClauseOptions, firstPhrase } : defaultClauseOptions,
+    );
+    for (const [i, clause] of chunks.entries()) {
       const input = frontEnd.engineInput(clause);
-      if (input) steps.push({ kind: 'speak', input, rate, characters: clause.length, text: clause });
+      if (!input) continue;
+      const goesOn = first && phraseCut && i === 0;
+      steps.push({
+        kind: 'speak',
+        input: goesOn ? { ...input, goesOn } : input,
+        rate,
+        characters: clause.length,
+        text: clause,
+      });
     }
   };
   for (const segment of document.segments) {
     switch (segment.kind) {
       case 'text':
-        speak(splitClauses(frontEnd.normalize(segment.text)), segment.rate);
+        speak(frontEnd.normalize(segment.text), segment.rate);
         break;
       case 'words':
         // Spelled out already, but held to the characters the voices read like any text.
-        speak(splitClauses(frontEnd.readable(segment.text)), segment.rate);
+        speak(frontEnd.readable(segment.text), segment.rate);
         break;
       case 'phonemes': {
         // The parser accepted it for this voice; a voice that cannot read it is a bug.
@@ -274,7 +316,8 @@ async function* compress(
 /** The pipeline itself, within the call `synthesize` holds. */
 async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerator<SynthesisEvent> {
   const { voice, signal } = request;
-  const steps = planOf(request.document, frontEndOf(voice), voice);
+  const frontEnd = frontEndOf(voice);
+  const steps = planOf(request.document, frontEnd, voice, firstPhraseOf(request, frontEnd));
   const { spec, frameBytes, silence } = outputOf(request.target, voice);
   const framer = new Framer(frameBytes, silence);
   const rate = bytesPerSecond(spec);

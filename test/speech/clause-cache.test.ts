@@ -371,6 +371,8 @@ describe('ClauseCache', () => {
       },
       // A voice calibrated again speaks every clause at another level.
       { ...spec('Hello.'), voice: { ...speaker, gainDb: (speaker.gainDb ?? 0) + 1 } },
+      // A first phrase whose sentence goes on ends without the pause of a clause end.
+      { ...spec('Hello.'), input: { kind: 'text', text: 'Hello.', goesOn: true } },
     ];
     for (const other of changed) assert.notEqual(clauseKey('acct_a', other), base, JSON.stringify(other));
     assert.notEqual(clauseKey('acct_b', spec('Hello.')), base);

@@ -143,7 +143,9 @@ describe('synthesize', () => {
   for (const format of Object.values(streamFormats)) {
     it(`streams ${format.name}: whole 20 ms frames at ${format.sampleRate} Hz, as long as the WAV audio`, async () => {
       const voice = findVoice('en', 1) as Voice;
-      const text = 'Your appointment is confirmed for Tuesday at ten thirty.';
+      // A first clause a stream would speak as its first phrase and the rest, and a file whole, would
+      // differ by the join: the first sentence here is short.
+      const text = 'Your appointment is confirmed. See you on Tuesday at ten thirty.';
       const native = await render(text, voice);
       const streamed = await render(text, voice, { kind: 'stream', format });
       for (const chunk of streamed.chunks) assert.equal(chunk.byteLength % format.bytesPerFrame, 0);
@@ -339,6 +341,88 @@ describe('synthesize', () => {
       // ... but it is held to the characters the voices read: espeak-ng would name ሀ for 2 s.
       const foreign = await speakDocument([{ kind: 'words', text: 'ሀ စ ሀ', rate: 1 }], voice, stream);
       assert.equal(foreign.end.bytes, 0);
+    });
+  });
+  describe('a long first clause in an English (Flite) voice', () => {
+    const stream: AudioTarget = { kind: 'stream', format: streamFormats.pcm16_16k };
+    const long = 'Please hold for a moment while I check the schedule.';
+    /** The texts of the jobs the pool is given, and the audio, for `text` as `options` ask. */
+    const spoken = async (
+      text: string,
+      voice: Voice,
+      options: { file?: boolean; dueAt?: number } = {},
+    ): Promise<{ jobs: string[]; samples: Int16Array }> => {
+      const given: SynthesisJob[] = [];
+      const synthesizeJob = pool.synthesize;
+      pool.synthesize = (job) => {
+        given.push(job);
+        return synthesizeJob.call(pool, job);
+      };
+      try {
+        const chunks: Uint8Array[] = [];
+        const request = { ...plainSpeech(text, voice.language), voice, target: stream, ...options };
+        for await (const event of synthesize(pool, request))
+          if (event.type === 'audio') chunks.push(event.bytes);
+        const jobs = given.map((job) => (job.input.kind === 'text' ? job.input.text : job.input.kind));
+        return { jobs, samples: samplesOf(Buffer.concat(chunks)) };
+      } finally {
+        pool.synthesize = synthesizeJob;
+      }
+    };
+    /** The longest run of quiet samples between the first and last sound, in seconds. */
+    const longestGap = (samples: Int16Array): number => {
+      let last = -1;
+      let longest = 0;
+      samples.forEach((sample, i) => {
+        if (Math.abs(sample) < 300) return;
+        if (last >= 0) longest = Math.max(longest, i - last - 1);
+        last = i;
+      });
+      return longest / 16_000;
+    };
+    const grace = findVoice('en', 0) as Voice;
+
+    it('is spoken as its first phrase, then the rest, for a listener waiting now', async () => {
+      const { jobs } = await spoken(long, grace);
+      assert.deepEqual(jobs, ['Please hold for a moment', 'while I check the schedule.']);
+    });
+
+    it('stays whole when short, when cut at its first comma already, in a file, or due later', async () => {
+      assert.deepEqual((await spoken('How can I help you today?', grace)).jobs, [
+        'How can I help you today?',
+      ]);
+      assert.deepEqual((await spoken('Good morning, thank you for calling.', grace)).jobs, [
+        'Good morning,',
+        'thank you for calling.',
+      ]);
+      assert.deepEqual((await spoken(long, grace, { file: true })).jobs, [long]);
+      assert.deepEqual((await spoken(long, grace, { dueAt: performance.now() + 5000 })).jobs, [long]);
+      // No phrase start within its first six words: no cut inside a noun phrase.
+      const fee = 'The consultation fee is five thousand Rwandan francs.';
+      assert.deepEqual((await spoken(fee, grace)).jobs, [fee]);
+    });
+
+    it('stays whole in the other languages', async () => {
+      const french = 'Patientez un instant pendant que je consulte le planning.';
+      assert.equal((await spoken(french, findVoice('fr', 0) as Voice)).jobs.length, 1);
+      const kinyarwanda = 'Mwihangane gato mu gihe ndimo kureba gahunda yawe uyu munsi.';
+      assert.equal((await spoken(kinyarwanda, findVoice('rw', 0) as Voice)).jobs.length, 1);
+    });
+
+    it('plays on without the pause of a clause end at the join', async () => {
+      const whole = await spoken(long, grace, { file: true });
+      const cut = await spoken(long, grace);
+      const seconds = (samples: Int16Array) => samples.length / 16_000;
+      // The join is a short phrase break (Flite lengthens the phrase's last syllable a little).
+      assert.ok(
+        Math.abs(seconds(cut.samples) - seconds(whole.samples)) < 0.3,
+        `${seconds(cut.samples).toFixed(2)} s cut against ${seconds(whole.samples).toFixed(2)} s whole`,
+      );
+      // A clause end would leave 0.2 s of Flite's silence and the next clause's lead-in.
+      assert.ok(
+        longestGap(cut.samples) < 0.15,
+        `a ${longestGap(cut.samples).toFixed(3)} s silence at the join`,
+      );
     });
   });
 });

@@ -18,10 +18,18 @@ export type EngineId = 'espeak-ng' | 'flite' | 'neural';
  * are written by Ijwi's own front-ends in the engine's notation, and the engine checks them
  * against that notation before it reads them.
  */
-export type EngineInput =
+export type EngineInput = (
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'phonemes'; readonly phonemes: string }
-  | { readonly kind: 'mixed'; readonly parts: readonly ClausePart[] };
+  | { readonly kind: 'mixed'; readonly parts: readonly ClausePart[] }
+) & {
+  /**
+   * The clause is a phrase cut from a sentence that goes on after it (a listener's first phrase,
+   * `FirstPhrase` in `text/clauses.ts`): an engine that ends each clause with a pause leaves it
+   * out, so the sentence plays on. Absent for every other clause.
+   */
+  readonly goesOn?: true;
+};
 
 /**
  * A piece of a clause whose words are not all of the voice's language (`mixed` input), in order:
@@ -111,6 +119,12 @@ export interface EngineDescriptor {
    * phonemes (Kinyarwanda's are made for espeak-ng's phoneme names).
    */
   readonly readsTextOnly?: boolean;
+  /**
+   * True when a clause's first audio waits for the engine's analysis of the whole clause (Flite):
+   * a listener's first clause, when long, is then spoken as its first phrase and the rest
+   * (`FirstPhrase` in `text/clauses.ts`), where the voice's language says where phrases start.
+   */
+  readonly analysesClauseWhole?: boolean;
   /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
    * main thread, before anything is queued; absent when the engine reads text only.

@@ -12,18 +12,51 @@ export interface ClauseOptions {
   readonly firstMaxChars: number;
   /** No chunk is longer than this: a longer word is cut. */
   readonly maxChars: number;
+  /** Where a long first clause is cut after its first phrase; absent: it is not. */
+  readonly firstPhrase?: FirstPhrase;
+}
+
+/**
+ * For an engine whose first audio waits for its analysis of the whole first clause (Flite): a
+ * first clause of more than `maxWords` words is spoken as its first phrase, then the rest, cut
+ * before the first word that `startsPhrase` (a conjunction or preposition) after at least
+ * `MIN_PHRASE_WORDS` words and at most `maxWords`, with at least as many words left after it.
+ * No such word: the clause stays whole (a cut inside a noun phrase costs more than it saves).
+ */
+export interface FirstPhrase {
+  readonly maxWords: number;
+  /** Whether a phrase may start with `word`, after `before` (the last word of the one before). */
+  readonly startsPhrase: (word: string, before: string) => boolean;
 }
 
 export const defaultClauseOptions: ClauseOptions = { firstMaxChars: 60, maxChars: 220 };
 
 /** A first clause shorter than this ("Yes,") is spoken with what follows it. */
 const MIN_FIRST_CLAUSE = 8;
+/** Neither side of a cut after the first phrase has fewer words than this. */
+const MIN_PHRASE_WORDS = 3;
 const SENTENCE = /[^.!?…\n]+(?:[.!?…]+["'”’»)]*|\n+|$)/gu;
 const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 
 /** Chunks of `text` to speak in order; empty when there is nothing to speak. */
 export function splitClauses(text: string, options: ClauseOptions = defaultClauseOptions): string[] {
+  return clausesOf(text, options).chunks;
+}
+
+/**
+ * The chunks of `text`, as `splitClauses` gives them, and whether the first is a phrase cut from a
+ * sentence that goes on after it (`options.firstPhrase`): no clause-end pause belongs after it.
+ */
+export function splitFirstPhrase(
+  text: string,
+  options: ClauseOptions,
+): { readonly chunks: string[]; readonly phraseCut: boolean } {
+  return clausesOf(text, options);
+}
+
+function clausesOf(text: string, options: ClauseOptions): { chunks: string[]; phraseCut: boolean } {
   const chunks: string[] = [];
+  let phraseCut = false;
   const limit = () => (chunks.length === 0 ? options.firstMaxChars : options.maxChars);
   for (const whole of pieces(text, SENTENCE)) {
     let sentence = whole;
@@ -40,6 +73,13 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
       ) {
         chunks.push(first);
         sentence = rest.join(' ');
+      } else if (first !== undefined && options.firstPhrase) {
+        const cut = firstPhraseCut(first, sentence, options.firstPhrase);
+        if (cut !== undefined && cut.phrase.length <= limit()) {
+          chunks.push(cut.phrase);
+          phraseCut = true;
+          sentence = cut.rest;
+        }
       }
     }
     if (sentence.length <= limit()) {
@@ -60,7 +100,23 @@ export function splitClauses(text: string, options: ClauseOptions = defaultClaus
     }
     if (current) chunks.push(current);
   }
-  return chunks;
+  return { chunks, phraseCut };
+}
+
+/** The sentence cut after the first phrase of its first clause `clause`, if `rule` finds one. */
+function firstPhraseCut(
+  clause: string,
+  sentence: string,
+  rule: FirstPhrase,
+): { phrase: string; rest: string } | undefined {
+  if (clause.split(' ').length <= rule.maxWords) return undefined;
+  const words = sentence.split(' ');
+  for (let at = MIN_PHRASE_WORDS; at <= rule.maxWords && words.length - at >= MIN_PHRASE_WORDS; at++) {
+    if (rule.startsPhrase(words[at] ?? '', words[at - 1] ?? '')) {
+      return { phrase: words.slice(0, at).join(' '), rest: words.slice(at).join(' ') };
+    }
+  }
+  return undefined;
 }
 
 function pieces(text: string, pattern: RegExp): string[] {

@@ -1,4 +1,5 @@
 import type { ClausePart, EngineInput } from '../engines/engine.ts';
+import { startsEnglishPhrase } from './en/phrases.ts';
 import { englishVerbalizer } from './en/verbalizer.ts';
 import { frenchVerbalizer } from './fr/verbalizer.ts';
 import { createNormalizer } from './normalize.ts';
@@ -23,6 +24,8 @@ export interface FrontEnd {
   engineInput(clause: string): EngineInput | undefined;
   /** IPA of a clause when the front-end itself knows it; otherwise the engine is asked. */
   readonly ipa?: (clause: string) => string;
+  /** Whether a phrase may start with a word after another (`FirstPhrase` in `clauses.ts`); absent: not known. */
+  readonly startsPhrase?: (word: string, before: string) => boolean;
 }
 
 /** How a language reads the text between a clause's foreign words (`afterWord`: one comes before it). */
@@ -98,7 +101,11 @@ const frontEnds: Readonly<Record<LanguageCode, FrontEnd>> = {
     engineInput: clauseInput('rw', kinyarwandaInput, kinyarwandaPart),
     ipa: (clause) => kinyarwandaToIpa(withoutMarks(clause)),
   },
-  en: { ...readingsOf(englishVerbalizer), engineInput: clauseInput('en', plainText, textPart) },
+  en: {
+    ...readingsOf(englishVerbalizer),
+    engineInput: clauseInput('en', plainText, textPart),
+    startsPhrase: startsEnglishPhrase,
+  },
   fr: { ...readingsOf(frenchVerbalizer), engineInput: clauseInput('fr', plainText, textPart) },
 };
 
@@ -113,6 +120,7 @@ export function frontEndFor(language: LanguageCode, readsTextOnly = false): Fron
         normalize: frontEnd.normalize,
         readable: frontEnd.readable,
         engineInput: (clause) => plainText(withoutMarks(clause)),
+        ...(frontEnd.startsPhrase ? { startsPhrase: frontEnd.startsPhrase } : {}),
       }
     : frontEnd;
 }

@@ -54,6 +54,19 @@ describe('Flite engine', () => {
     }
   });
 
+  it('keeps only a short silence after a phrase whose sentence goes on', async () => {
+    const quietEnd = (samples: Int16Array) =>
+      (samples.length - 1 - samples.findLastIndex((sample) => Math.abs(sample) >= 300)) / 16_000;
+    const phrase = 'Please hold for a moment';
+    const speakAlone = async (input: EngineInput) =>
+      littleEndianBytesToInt16(await speak(input, voice('slt'), native16k));
+    const goesOn = await speakAlone({ ...text(phrase), goesOn: true });
+    const ends = await speakAlone(text(phrase));
+    assert.ok(quietEnd(ends) > 0.15, `a clause end keeps Flite's ${quietEnd(ends)} s`);
+    assert.ok(Math.abs(quietEnd(goesOn) - 0.06) < 0.005, `${quietEnd(goesOn)} s after the last sound`);
+    assert.deepEqual(goesOn, ends.subarray(0, goesOn.length), 'the same audio, up to the cut');
+  });
+
   it('speaks every voice, non-silent and of a plausible length, in every kind of output', async () => {
     for (const name of SPOKEN_FLITE_VOICES) {
       const rate = name === 'kal' ? 8000 : 16_000;

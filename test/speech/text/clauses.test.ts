@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { splitClauses } from '../../../src/speech/text/clauses.ts';
+import { startsEnglishPhrase } from '../../../src/speech/text/en/phrases.ts';
 
 const options = { firstMaxChars: 40, maxChars: 100 };
 
@@ -41,6 +42,54 @@ describe('splitClauses', () => {
       ['Hello there.', 'Good morning, all.'],
       'only the first chunk of the request',
     );
+  });
+
+  describe('the first phrase of a long first clause (firstPhrase)', () => {
+    const phrase = {
+      firstMaxChars: 60,
+      maxChars: 220,
+      firstPhrase: { maxWords: 6, startsPhrase: startsEnglishPhrase },
+    };
+
+    it('speaks the first phrase alone, cut before a conjunction or preposition', () => {
+      assert.deepEqual(splitClauses('Please hold for a moment while I check the schedule. Thanks.', phrase), [
+        'Please hold for a moment',
+        'while I check the schedule.',
+        'Thanks.',
+      ]);
+      assert.deepEqual(splitClauses('Doctor Uwimana is available on Tuesday at ten thirty.', phrase), [
+        'Doctor Uwimana is available',
+        'on Tuesday at ten thirty.',
+      ]);
+    });
+
+    it('leaves a clause of six words or fewer, and a cut at the first comma, as they were', () => {
+      for (const text of ['How can I help you today?', 'Good morning, thank you for calling.']) {
+        assert.deepEqual(
+          splitClauses(text, phrase),
+          splitClauses(text, { ...phrase, firstPhrase: undefined }),
+        );
+      }
+    });
+
+    it('cuts nowhere else: not in the first three words, not leaving fewer than three, not past six', () => {
+      const whole = [
+        'Please hold for a moment or two.', // "for" after two words, "or" leaves two
+        'I can book that appointment for you.', // "for" leaves two
+        'Could you please spell your last name for me?', // "for" after seven words
+        'The consultation fee is five thousand Rwandan francs.', // no phrase start
+        "The children's ward is on the fourth floor.", // a phrase does not end with "is"
+        'Sarah from customer service will be with you shortly.', // nor with "be"
+      ];
+      for (const text of whole) assert.deepEqual(splitClauses(text, phrase), [text]);
+    });
+
+    it("cuts only the request's first sentence", () => {
+      assert.deepEqual(splitClauses('Hello there. Please hold for a moment while I check.', phrase), [
+        'Hello there.',
+        'Please hold for a moment while I check.',
+      ]);
+    });
   });
 
   it('cuts a long first clause between words, never inside one', () => {
