@@ -3,8 +3,8 @@ import { joinBytes } from './audio/bytes.ts';
 import { createStreamEncoderCache } from './audio/encoder.ts';
 import { createLevelStage } from './audio/level.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
-import { engines } from './engines/registry.ts';
-import { lowerThreadPriority } from './thread-priority.ts';
+// The engines alone: a worker never reads text, so it loads no front-end (`registry.ts` has them).
+import { engines } from './engines/engine-list.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
@@ -13,6 +13,7 @@ import {
   type ToWorker,
   type WorkerData,
 } from './pool-protocol.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 
 // One engine pool thread: its own engine instances and resamplers, one job at a time. The
 // engine blocks this thread while it speaks, so cancellation arrives through shared memory.
