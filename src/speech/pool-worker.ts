@@ -3,7 +3,8 @@ import { joinBytes } from './audio/bytes.ts';
 import { createStreamEncoderCache } from './audio/encoder.ts';
 import { createLevelStage } from './audio/level.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
-import { engines } from './engines/registry.ts';
+// The engines alone: a worker never reads text, so it loads no front-end (`registry.ts` has them).
+import { engines } from './engines/engine-list.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,

@@ -8,7 +8,7 @@ import {
   type ParsedCatalogues,
   readCatalogues,
 } from './catalogue.ts';
-import { FORMAT_LOCALES, SITE_LANGUAGES, type SiteLanguage } from './languages.ts';
+import { FORMAT_LOCALES, type SiteLanguage } from './languages.ts';
 
 /** What a rich message takes: text and numbers, markup, and for each tag the markup that wraps its words. */
 export type RichValue = string | number | SafeHtml | ((content: SafeHtml) => SafeHtml);
@@ -129,14 +129,17 @@ function createTranslator(
   return translator;
 }
 
-const translators = Object.fromEntries(
-  SITE_LANGUAGES.map((language) => [
-    language,
-    createTranslator(language, parsed[language], catalogues[language]),
-  ]),
-) as Readonly<Record<SiteLanguage, Translator>>;
+// Made when a page in the language is first rendered, not at start: a translator's `Intl`
+// formatters pull in their locale's ICU data, and an instance that serves only the API (most
+// do) would hold about 20 MB for nothing (measured as the service's resident memory when ready).
+const translators = new Map<SiteLanguage, Translator>();
 
 /** The website's words in `language`. */
 export function translatorFor(language: SiteLanguage): Translator {
-  return translators[language];
+  let translator = translators.get(language);
+  if (translator === undefined) {
+    translator = createTranslator(language, parsed[language], catalogues[language]);
+    translators.set(language, translator);
+  }
+  return translator;
 }
