@@ -29,6 +29,20 @@ interface Rendered {
   readonly chunks: readonly Uint8Array[];
 }
 
+/** Records every job `synthesize` gives `pool`, passing each on, until `restore`. */
+function recordJobs(pool: EnginePool): { given: SynthesisJob[]; restore: () => void } {
+  const given: SynthesisJob[] = [];
+  const synthesizeJob = pool.synthesize;
+  pool.synthesize = (job) => {
+    given.push(job);
+    return synthesizeJob.call(pool, job);
+  };
+  const restore = () => {
+    pool.synthesize = synthesizeJob;
+  };
+  return { given, restore };
+}
+
 function samplesOf(audio: Uint8Array, format?: StreamFormat): Int16Array {
   if (format?.encoding === 'mulaw') return decodeMulaw(audio);
   if (format?.encoding === 'alaw') return decodeAlaw(audio);
@@ -180,12 +194,7 @@ describe('synthesize', () => {
   });
 
   it('synthesises one clause ahead of a reader that stops pulling, and no further', async () => {
-    const given: SynthesisJob[] = [];
-    const synthesizeJob = pool.synthesize;
-    pool.synthesize = (job) => {
-      given.push(job);
-      return synthesizeJob.call(pool, job);
-    };
+    const { given, restore } = recordJobs(pool);
     try {
       const events = synthesize(pool, {
         ...plainSpeech('One. Two. Three. Four. Five.', 'en'),
@@ -201,17 +210,12 @@ describe('synthesize', () => {
       assert.ok(audio > 0);
       assert.equal(given.length, 5, 'reading on speaks the rest');
     } finally {
-      pool.synthesize = synthesizeJob;
+      restore();
     }
   });
 
   it('gives every clause of a stream a deadline: its first now, later ones once the audio before has played', async () => {
-    const given: SynthesisJob[] = [];
-    const synthesizeJob = pool.synthesize;
-    pool.synthesize = (job) => {
-      given.push(job);
-      return synthesizeJob.call(pool, job);
-    };
+    const { given, restore } = recordJobs(pool);
     try {
       const before = performance.now();
       await render('Good morning. Thank you for calling the clinic today.', findVoice('en', 0) as Voice, {
@@ -227,7 +231,7 @@ describe('synthesize', () => {
         `second clause due ${(second - first).toFixed(0)} ms after the first`,
       );
     } finally {
-      pool.synthesize = synthesizeJob;
+      restore();
     }
   });
 
@@ -352,12 +356,7 @@ describe('synthesize', () => {
       voice: Voice,
       options: { file?: boolean; dueAt?: number } = {},
     ): Promise<{ jobs: string[]; samples: Int16Array }> => {
-      const given: SynthesisJob[] = [];
-      const synthesizeJob = pool.synthesize;
-      pool.synthesize = (job) => {
-        given.push(job);
-        return synthesizeJob.call(pool, job);
-      };
+      const { given, restore } = recordJobs(pool);
       try {
         const chunks: Uint8Array[] = [];
         const request = { ...plainSpeech(text, voice.language), voice, target: stream, ...options };
@@ -366,7 +365,7 @@ describe('synthesize', () => {
         const jobs = given.map((job) => (job.input.kind === 'text' ? job.input.text : job.input.kind));
         return { jobs, samples: samplesOf(Buffer.concat(chunks)) };
       } finally {
-        pool.synthesize = synthesizeJob;
+        restore();
       }
     };
     /** The longest run of quiet samples between the first and last sound, in seconds. */
