@@ -77,8 +77,9 @@ const schema = z
     NEURAL_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
     // How much lower the engine threads' scheduling priority is than the request thread's, as a
     // nice value added to theirs (0 to 19; 0: the same). Under load, requests are then accepted,
-    // authorised and answered from the clause cache ahead of the engines' later clauses.
-    ENGINE_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
+    // authorised and answered from the clause cache ahead of the engines' later clauses; but the
+    // engines also yield to every other process of the machine, so it is for a host of its own.
+    ENGINE_NICENESS: z.coerce.number().int().min(0).max(19).default(0),
     // Memory for the per-account clause cache (the audio of repeated phrases), in MB; 0 turns it
     // off. Small by default: the service's memory target counts it.
     CLAUSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(8),
