@@ -40,7 +40,7 @@ const CLAUSE = /[^,;:—–]+(?:[,;:—–]+|$)/gu;
 
 /** Chunks of `text` to speak in order; empty when there is nothing to speak. */
 export function splitClauses(text: string, options: ClauseOptions = defaultClauseOptions): string[] {
-  return clausesOf(text, options).chunks;
+  return splitFirstPhrase(text, options).chunks;
 }
 
 /**
@@ -51,10 +51,6 @@ export function splitFirstPhrase(
   text: string,
   options: ClauseOptions,
 ): { readonly chunks: string[]; readonly phraseCut: boolean } {
-  return clausesOf(text, options);
-}
-
-function clausesOf(text: string, options: ClauseOptions): { chunks: string[]; phraseCut: boolean } {
   const chunks: string[] = [];
   let phraseCut = false;
   const limit = () => (chunks.length === 0 ? options.firstMaxChars : options.maxChars);
