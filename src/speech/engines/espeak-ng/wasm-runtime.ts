@@ -15,7 +15,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Directory, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
 
-export const DATA_DIR = '/usr/share/espeak-ng-data';
+const DATA_DIR = '/usr/share/espeak-ng-data';
 /** The release of espeak-ng that `wasm/build.sh` builds. */
 export const ESPEAK_NG_VERSION = '1.52.0';
 const MODULE_URL = new URL('./wasm/espeak-ng.wasm', import.meta.url);
