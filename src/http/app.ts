@@ -224,6 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request, reply) => {
     request.arrivedAt = performance.now();
+    // Accepting it goes ahead of the clauses the engines' listeners need only later.
+    deps.tts?.pool()?.requestArrived(request.arrivedAt);
     reply.header('X-Request-Id', request.id);
     // On close, not onResponse: a stream whose client hangs up mid-audio still counts, with the
     // status it was sent. The route is the router's pattern, never the path the client sent.

@@ -39,6 +39,11 @@ export type ToWorker =
        * deterministic, so what follows joins them exactly.
        */
       readonly skip: number;
+      /**
+       * Seconds until the job is due when it starts (0 when it is due or late): audio its listener
+       * still has in hand, which lets the worker send its audio in fewer, larger messages.
+       */
+      readonly aheadSeconds: number;
       /** Absent: the job runs to its end. */
       readonly yieldWindow?: YieldWindow;
       /** Report the engine's word events in `done` (only a caller that asked for them gets them). */

@@ -28,12 +28,17 @@ const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
 const WARM_UP_ROUNDS = 3;
 /**
- * After a job's first bytes, which leave at once, its audio goes in messages of about this many
- * seconds: a few per clause instead of one per engine chunk (about 0.1 s), which spares the
- * pool's thread a message, a framing step and a socket write each time. A clause is spoken at
- * hundreds of times real time, so the listener never waits for a batch.
+ * A job's audio goes in batches of engine chunks (about 0.1 s each), each batch a message, a
+ * framing step and a socket write on the pool's thread, which in a burst of calls spends more
+ * time writing than anything else. A batch holds as much audio as the listener has in hand (the
+ * job's earlier batches, and the time until the job is due), at least `MIN_BATCH_SECONDS` and
+ * at most `MAX_BATCH_SECONDS`: so a listener who is waiting gets the first chunk at once, and a
+ * later clause, started ahead of its need, goes in one or two messages. A clause is spoken at
+ * tens to hundreds of times real time, so a batch is made long before its listener has played
+ * the audio in hand.
  */
-const BATCH_SECONDS = 0.5;
+const MIN_BATCH_SECONDS = 0.5;
+const MAX_BATCH_SECONDS = 2;
 
 function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -109,8 +114,14 @@ function claimWaiting(): boolean {
 /** Runs a job for the pool: first bytes at once, then batches; stops when cancelled or when it yields. */
 async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>): Promise<void> {
   const { jobId, yieldWindow } = message;
-  const batchBytes = bytesPerSecond(message.output) * BATCH_SECONDS;
+  const rate = bytesPerSecond(message.output);
+  const ahead = rate * message.aheadSeconds;
   let sent = message.skip;
+  /** Bytes the next batch holds before it leaves: none while the listener has nothing in hand. */
+  const batchBytes = () => {
+    const inHand = ahead + sent - message.skip;
+    return inHand === 0 ? 0 : Math.min(rate * MAX_BATCH_SECONDS, Math.max(rate * MIN_BATCH_SECONDS, inHand));
+  };
   let batch: Uint8Array[] = [];
   let batched = 0;
   const flush = () => {
@@ -126,7 +137,7 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
       if (bytes.byteLength === 0) return;
       batch.push(bytes);
       batched += bytes.byteLength;
-      if (sent === 0 || batched >= batchBytes) flush();
+      if (batched >= batchBytes()) flush();
     },
     (delivered) => {
       if (Atomics.load(control, CONTROL_CANCEL) === jobId) return 'cancelled';
@@ -169,7 +180,17 @@ async function start(): Promise<void> {
       const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
       if (!output || failed.has(i)) continue;
       await speak(
-        { type: 'synthesize', jobId: 0, input, voice, rate: 1, gainDb: gainDb ?? 0, output, skip: 0 },
+        {
+          type: 'synthesize',
+          jobId: 0,
+          input,
+          voice,
+          rate: 1,
+          gainDb: gainDb ?? 0,
+          output,
+          skip: 0,
+          aheadSeconds: 0,
+        },
         ignore,
         never,
       ).catch((error: unknown) =>

@@ -140,6 +140,17 @@ interface Slot {
  */
 const YIELD_FROM_SECONDS = 1;
 const YIELD_UNTIL_SECONDS = 2;
+/**
+ * What needs no engine goes ahead of the clauses listeners need only later: while a request is
+ * being accepted (one arrived within `ARRIVAL_QUIET_MS`, see `requestArrived`) or a clause that
+ * is due waits for its first audio (a new call's first clause, queued or speaking), a worker does
+ * not start a job due more than `HOLD_AHEAD_MS` from now (a call's later clause, a file's) and
+ * leaves the cores to the request thread and to that first audio. A held job starts once neither
+ * holds, or once it is due within `HOLD_AHEAD_MS`, whichever comes first: held, it can come no
+ * closer to its listener's need than that, which is more than a clause takes with its queue.
+ */
+const HOLD_AHEAD_MS = 500;
+const ARRIVAL_QUIET_MS = 10;
 /** Worker time per input character before any is measured (about 8 ms for a 40-character clause). */
 const INITIAL_MS_PER_CHARACTER = 0.2;
 /** Weight of each new measurement in the moving average of worker time per character. */
@@ -203,6 +214,11 @@ export class EnginePool {
   #prepared: WorkerData['prepared'] = {};
   #nextId = 1;
   #closed = false;
+  /** When the last request arrived (`requestArrived`), on the `performance.now()` clock. */
+  #lastArrivalAt = Number.NEGATIVE_INFINITY;
+  /** Wakes `#schedule` when a held job may start (at `#holdUntil`); undefined when none is set. */
+  #holdTimer: NodeJS.Timeout | undefined;
+  #holdUntil: number | undefined;
 
   private constructor(options: PoolOptions) {
     this.#options = options;
@@ -291,6 +307,15 @@ export class EnginePool {
     };
   }
 
+  /**
+   * A request has arrived (the HTTP layer says so before it parses it): for `ARRIVAL_QUIET_MS`
+   * the workers start no job due later than `HOLD_AHEAD_MS` from now, so the request thread has
+   * the cores to accept it.
+   */
+  requestArrived(at = performance.now()): void {
+    this.#lastArrivalAt = Math.max(this.#lastArrivalAt, at);
+  }
+
   /** Streams the encoded audio of one clause. */
   synthesize(job: SynthesisJob): JobStream<Uint8Array> {
     const rate = bytesPerSecond(job.output);
@@ -304,6 +329,7 @@ export class EnginePool {
         gainDb: job.gainDb ?? 0,
         output: job.output,
         skip: 0,
+        aheadSeconds: 0,
         ...(job.onWords ? { words: true } : {}),
       },
       {
@@ -345,6 +371,7 @@ export class EnginePool {
   /** Stops every worker; queued and running jobs fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#holdTimer);
     await this.#encoding?.close();
     const error = new Error('engine pool closed');
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
@@ -422,21 +449,64 @@ export class EnginePool {
 
   /** Gives idle workers the most urgent jobs, then asks running jobs to yield where that helps. */
   #schedule(): void {
+    const now = performance.now();
+    const holding = this.#holding(now);
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.#takeRunnable();
+      const job = this.#takeRunnable(holding ? now + HOLD_AHEAD_MS : Number.POSITIVE_INFINITY);
       if (!job) break;
       slot.job = job;
       slot.startedAt = performance.now();
-      slot.worker.postMessage(this.#messageFor(job));
+      slot.worker.postMessage(this.#messageFor(job, slot.startedAt));
     }
+    this.#wakeForHeld(now, holding);
     this.#publishWaiting();
   }
 
-  /** The most urgent waiting job whose engine may have another worker now. */
-  #takeRunnable(): QueuedJob | undefined {
-    const at = this.#queue.findIndex((job) => this.#mayRun(job.engine));
+  /**
+   * Whether jobs due later than `HOLD_AHEAD_MS` wait now: a request arrived within
+   * `ARRIVAL_QUIET_MS`, or a worker runs a due job to its first audio. (A due job still queued
+   * takes the next free worker before any later one.)
+   */
+  #holding(now: number): boolean {
+    if (now - this.#lastArrivalAt < ARRIVAL_QUIET_MS) return true;
+    return this.#slots.some(({ job }) => job !== undefined && !job.sounding && job.deadline <= now);
+  }
+
+  /**
+   * Sets a timer for when a held job may start, if one is held and no event will come sooner:
+   * the end of the arrivals' quiet window, or the first held job's `HOLD_AHEAD_MS` before its
+   * deadline. A job that sounds or ends runs `#schedule` itself.
+   */
+  #wakeForHeld(now: number, holding: boolean): void {
+    const held =
+      holding && this.#slots.some((slot) => slot.ready && !slot.job)
+        ? this.#queue.find((job) => job.deadline > now + HOLD_AHEAD_MS)
+        : undefined;
+    const quietAt = this.#lastArrivalAt + ARRIVAL_QUIET_MS;
+    const at =
+      held === undefined
+        ? undefined
+        : Math.min(held.deadline - HOLD_AHEAD_MS, quietAt > now ? quietAt : Number.POSITIVE_INFINITY);
+    if (at === this.#holdUntil) return;
+    clearTimeout(this.#holdTimer);
+    this.#holdUntil = at;
+    this.#holdTimer =
+      at === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              this.#holdUntil = undefined;
+              this.#schedule();
+            },
+            Math.max(1, Math.ceil(at - now)),
+          );
+  }
+
+  /** The most urgent waiting job due by `dueBy` whose engine may have another worker now. */
+  #takeRunnable(dueBy: number): QueuedJob | undefined {
+    const at = this.#queue.findIndex((job) => job.deadline <= dueBy && this.#mayRun(job.engine));
     return at < 0 ? undefined : this.#queue.splice(at, 1)[0];
   }
 
@@ -446,10 +516,11 @@ export class EnginePool {
     return this.#slots.filter((s) => s.job?.engine === engine).length < this.heavyWorkers;
   }
 
-  #messageFor(job: QueuedJob): ToWorker {
+  #messageFor(job: QueuedJob, now: number): ToWorker {
     if (job.message.type !== 'synthesize') return job.message;
     const { yieldWindow } = job;
-    return { ...job.message, skip: job.delivered, ...(yieldWindow ? { yieldWindow } : {}) };
+    const aheadSeconds = Math.max(0, job.deadline - now) / 1000;
+    return { ...job.message, skip: job.delivered, aheadSeconds, ...(yieldWindow ? { yieldWindow } : {}) };
   }
 
   /**
@@ -542,6 +613,8 @@ export class EnginePool {
       if (!job.sounding) {
         job.sounding = true;
         this.#metrics.clauseStarted(job.engine, now - job.deadline);
+        // Its first audio may have been what held the others.
+        if (job.deadline <= now && this.#queue.length > 0) this.#schedule();
       }
       job.playingFrom ??= Math.max(job.deadline, now);
       job.delivered += message.bytes.byteLength;

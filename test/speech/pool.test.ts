@@ -305,3 +305,115 @@ describe('EnginePool priority', () => {
     }
   });
 });
+
+describe('EnginePool pacing', () => {
+  // What needs no engine, and a new call's first audio, go ahead of the clauses listeners need
+  // only later. English is Flite's here: its first audio takes several times espeak-ng's.
+  const grace = voice('en', 0);
+  let pool: EnginePool;
+  before(async () => {
+    pool = await EnginePool.start({
+      size: 2,
+      warmUp: { samples: [{ input: text('Hello.'), voice: grace.engineVoice }], outputs: [mulaw] },
+    });
+  });
+  after(() => pool.close());
+
+  /** The order in which streams give their first bytes, by name, and every chunk of each. */
+  function firstBytesOrder(streams: Record<string, AsyncIterable<Uint8Array>>) {
+    const order: string[] = [];
+    const chunks = Object.entries(streams).map(async ([name, stream]) => {
+      const parts: Uint8Array[] = [];
+      for await (const bytes of stream) {
+        if (parts.length === 0) order.push(name);
+        parts.push(bytes);
+      }
+      return parts;
+    });
+    return Promise.all(chunks).then((parts) => ({ order, parts }));
+  }
+
+  it('starts no later clause while a request is being accepted, so a first clause submitted after it goes first', async () => {
+    // One worker: without the hold it would take the later clause, the first waiting for it to
+    // yield at a second of audio.
+    const single = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+    try {
+      const now = performance.now();
+      single.requestArrived(now);
+      const { order } = await firstBytesOrder({
+        later: single.synthesize({
+          input: text(longText),
+          voice: fr.engineVoice,
+          output: mulaw,
+          deadline: now + 5000,
+        }),
+        first: single.synthesize({
+          input: text('Bonjour.'),
+          voice: fr.engineVoice,
+          output: mulaw,
+          deadline: now,
+        }),
+      });
+      assert.deepEqual(order, ['first', 'later']);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('starts no later clause while a first clause runs to its first audio', async () => {
+    const now = performance.now();
+    const { order } = await firstBytesOrder({
+      first: pool.synthesize({
+        input: text('Thank you for calling the dental clinic in the centre of Kigali today'),
+        voice: grace.engineVoice,
+        output: mulaw,
+        deadline: now,
+      }),
+      // A worker is free for it, and espeak-ng's first audio comes far sooner than Flite's.
+      later: pool.synthesize({
+        input: text('Merci.'),
+        voice: fr.engineVoice,
+        output: mulaw,
+        deadline: now + 5000,
+      }),
+    });
+    assert.deepEqual(order, ['first', 'later']);
+  });
+
+  it('holds a later clause no closer to its listener’s need than half a second, however many requests arrive', async () => {
+    const arriving = setInterval(() => pool.requestArrived(), 2);
+    try {
+      const now = performance.now();
+      const later = collect(
+        pool.synthesize({ input: text('Merci.'), voice: fr.engineVoice, output: mulaw, deadline: now + 800 }),
+      ).then(() => 'spoken');
+      const timeout = new Promise((resolve) => setTimeout(resolve, 5000, 'still held'));
+      assert.equal(await Promise.race([later, timeout]), 'spoken');
+    } finally {
+      clearInterval(arriving);
+    }
+  });
+
+  it('sends a clause started ahead of its need in fewer, larger messages, with the same audio', async () => {
+    const spoken = (deadline: number) =>
+      firstBytesOrder({
+        clause: pool.synthesize({ input: text(longText), voice: fr.engineVoice, output: mulaw, deadline }),
+      }).then(({ parts }) => parts[0] ?? []);
+    const due = await spoken(performance.now());
+    const ahead = await spoken(performance.now() + 10_000);
+    const seconds = (bytes: number) => bytes / 8000;
+    assert.deepEqual(Buffer.concat(ahead), Buffer.concat(due));
+    assert.ok(
+      seconds((due[0] as Uint8Array).byteLength) <= 0.2,
+      'a waiting listener gets the first chunk at once',
+    );
+    assert.ok(
+      seconds((ahead[0] as Uint8Array).byteLength) >= 1.9,
+      'a listener with audio in hand gets it in two-second batches',
+    );
+    const whole = seconds(Buffer.concat(due).byteLength);
+    assert.ok(whole > 6, `a long clause (${whole} s)`);
+    assert.ok(ahead.length <= Math.ceil(whole / 2), `${ahead.length} messages for ${whole} s`);
+    assert.ok(due.length > ahead.length);
+  });
+});
