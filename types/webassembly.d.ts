@@ -1,12 +1,14 @@
 // Node has WebAssembly at run time, but neither the ES library nor @types/node 20 declares it:
-// these cover the part Ijwi uses (the Flite engine's WASI runner).
+// these cover the part Ijwi uses (the engines' runtimes, the resampler's kernel).
 declare namespace WebAssembly {
   class Module {
-    private constructor();
+    constructor(bytes: Uint8Array);
   }
   class Memory {
     private constructor();
     readonly buffer: ArrayBuffer;
+    /** Adds `pages` pages of 64 KiB; returns the size before, in pages. */
+    grow(pages: number): number;
   }
   class Global {
     private constructor();

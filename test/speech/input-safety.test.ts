@@ -203,6 +203,9 @@ describe('input safety', () => {
         if (event.type === 'audio') yielded += event.bytes.byteLength;
       }
     }, AudioBoundExceeded);
-    assert.ok(yielded > 0 && yielded <= voice.sampleRate * 2 * 3, `${yielded} bytes yielded under a 3 s bound`);
+    assert.ok(
+      yielded > 0 && yielded <= voice.sampleRate * 2 * 3,
+      `${yielded} bytes yielded under a 3 s bound`,
+    );
   });
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { createResampler, ResamplerBackend } from '../../../src/speech/audio/resampler.ts';
+import { recordedChecksum, recordedModuleBytes } from '../../../src/speech/recorded-wasm.ts';
 import {
   inChunks,
   maxAbsDifference,
@@ -255,5 +263,35 @@ describe('resampler: rates', () => {
     assert.throws(() => backend.resampler(100, 25700), RangeError);
     assert.doesNotThrow(() => backend.resampler(192000, 750));
     assert.throws(() => backend.resampler(ENGINE_RATE, 44101), /common divisor/);
+  });
+});
+
+describe('resampler: the kernel module', () => {
+  const moduleUrl = new URL('../../../src/speech/audio/resampler-kernel/kernel.wasm', import.meta.url);
+
+  it('is the module its build recorded, and another is refused', () => {
+    const bytes = readFileSync(moduleUrl);
+    assert.equal(createHash('sha256').update(bytes).digest('hex'), recordedChecksum(moduleUrl));
+    assert.ok(Buffer.from(recordedModuleBytes(moduleUrl)).equals(bytes));
+    const dir = mkdtempSync(join(tmpdir(), 'ijwi-kernel-'));
+    try {
+      const changed = pathToFileURL(join(dir, 'kernel.wasm'));
+      const other = Buffer.from(bytes);
+      other[other.length - 1] = (other.at(-1) ?? 0) ^ 1;
+      writeFileSync(changed, other);
+      copyFileSync(new URL(`${moduleUrl.href}.sha256`), new URL(`${changed.href}.sha256`));
+      assert.throws(() => recordedModuleBytes(changed), /kernel\.wasm is not the recorded build/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const toolchain = ['/usr/bin/clang', '/usr/bin/wasm-ld'].every((p) => existsSync(p));
+  it('is built again, the same bytes, from kernel.c', {
+    skip: toolchain ? false : 'needs clang and lld (.ci/run installs them)',
+  }, async () => {
+    const script = fileURLToPath(new URL('build.sh', moduleUrl));
+    const { stdout } = await promisify(execFile)('bash', [script, '--check']);
+    assert.match(stdout, /the same bytes as recorded/);
   });
 });

@@ -10,16 +10,15 @@
  * voices it speaks, about 1 MB, never the 23 MB of languages Ijwi does not speak.
  */
 
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Directory, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
+import { recordedChecksum as recordedChecksumOf, recordedModuleBytes } from '../../recorded-wasm.ts';
 
 const DATA_DIR = '/usr/share/espeak-ng-data';
 /** The release of espeak-ng that `wasm/build.sh` builds. */
 export const ESPEAK_NG_VERSION = '1.52.0';
 const MODULE_URL = new URL('./wasm/espeak-ng.wasm', import.meta.url);
-const CHECKSUM_URL = new URL('./wasm/espeak-ng.wasm.sha256', import.meta.url);
 /** The npm package whose data espeak-ng reads. */
 export const DATA_PACKAGE = '@echogarden/espeak-ng-emscripten';
 
@@ -43,19 +42,12 @@ export interface CompiledEspeak {
 
 /** The SHA-256 the build recorded for the module (`wasm/espeak-ng.wasm.sha256`). */
 export function recordedChecksum(): string {
-  const line = readFileSync(CHECKSUM_URL, 'utf8').trim();
-  const checksum = line.split(/\s+/)[0] ?? '';
-  if (!/^[0-9a-f]{64}$/.test(checksum)) throw new Error('espeak-ng.wasm.sha256 holds no SHA-256');
-  return checksum;
+  return recordedChecksumOf(MODULE_URL);
 }
 
 /** The module's bytes, refused unless they are the build's recorded ones. */
 export function moduleBytes(): Uint8Array {
-  const bytes = readFileSync(MODULE_URL);
-  const checksum = createHash('sha256').update(bytes).digest('hex');
-  if (checksum !== recordedChecksum())
-    throw new Error(`espeak-ng.wasm is not the recorded build (SHA-256 ${checksum})`);
-  return bytes;
+  return recordedModuleBytes(MODULE_URL);
 }
 
 /**
