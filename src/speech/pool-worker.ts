@@ -39,6 +39,8 @@ const WARM_UP_ROUNDS = 3;
  */
 const MIN_BATCH_SECONDS = 0.5;
 const MAX_BATCH_SECONDS = 2;
+/** A listener with less audio than this in hand is waiting: what comes goes at once. */
+const WAITING_BELOW_SECONDS = 0.05;
 
 function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -117,10 +119,11 @@ async function synthesizeJob(message: Extract<ToWorker, { type: 'synthesize' }>)
   const rate = bytesPerSecond(message.output);
   const ahead = rate * message.aheadSeconds;
   let sent = message.skip;
-  /** Bytes the next batch holds before it leaves: none while the listener has nothing in hand. */
+  /** Bytes the next batch holds before it leaves: none while the listener is waiting. */
   const batchBytes = () => {
     const inHand = ahead + sent - message.skip;
-    return inHand === 0 ? 0 : Math.min(rate * MAX_BATCH_SECONDS, Math.max(rate * MIN_BATCH_SECONDS, inHand));
+    if (inHand < rate * WAITING_BELOW_SECONDS) return 0;
+    return Math.min(rate * MAX_BATCH_SECONDS, Math.max(rate * MIN_BATCH_SECONDS, inHand));
   };
   let batch: Uint8Array[] = [];
   let batched = 0;

@@ -400,6 +400,7 @@ describe('EnginePool pacing', () => {
         clause: pool.synthesize({ input: text(longText), voice: fr.engineVoice, output: mulaw, deadline }),
       }).then(({ parts }) => parts[0] ?? []);
     const due = await spoken(performance.now());
+    const nearlyDue = await spoken(performance.now() + 20);
     const ahead = await spoken(performance.now() + 10_000);
     const seconds = (bytes: number) => bytes / 8000;
     assert.deepEqual(Buffer.concat(ahead), Buffer.concat(due));
@@ -407,6 +408,11 @@ describe('EnginePool pacing', () => {
       seconds((due[0] as Uint8Array).byteLength) <= 0.2,
       'a waiting listener gets the first chunk at once',
     );
+    assert.ok(
+      seconds((nearlyDue[0] as Uint8Array).byteLength) <= 0.2,
+      'so does one with a few milliseconds of audio in hand',
+    );
+    assert.deepEqual(Buffer.concat(nearlyDue), Buffer.concat(due));
     assert.ok(
       seconds((ahead[0] as Uint8Array).byteLength) >= 1.9,
       'a listener with audio in hand gets it in two-second batches',

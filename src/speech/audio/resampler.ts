@@ -72,8 +72,8 @@ interface PolyphaseFilter {
   readonly phases: Float32Array;
 }
 
-/** A filter and where the backend's kernel holds its table. */
-interface KernelFilter extends PolyphaseFilter {
+/** A filter as a resampler uses it: its phases live in the backend's kernel, at `table`. */
+interface KernelFilter extends Omit<PolyphaseFilter, 'phases'> {
   readonly table: number;
 }
 
@@ -172,8 +172,8 @@ export class ResamplerBackend {
     const key = `${inputRate}>${outputRate}`;
     let filter = this.#filters.get(key);
     if (!filter) {
-      const designed = designFilter(inputRate, outputRate);
-      filter = { ...designed, table: this.#kernel.addTable(designed.phases) };
+      const { phases, ...shape } = designFilter(inputRate, outputRate);
+      filter = { ...shape, table: this.#kernel.addTable(phases) };
       this.#filters.set(key, filter);
     }
     return new PolyphaseResampler(this.#kernel, filter, inputRate, outputRate);
