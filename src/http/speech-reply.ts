@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type BillingOutcome,
   type BillingService,
+  type ChargeRequest,
   type CommitChargeResult,
   type InsufficientTokens,
   type PrecheckResult,
@@ -203,11 +204,11 @@ export interface StreamBody {
 const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
 
 /**
- * Refuses early what billing would surely refuse, synthesises, commits the charge when the first
- * audio is ready and before any byte leaves (a client gone before that pays nothing, and no audio
- * is ever sent uncharged), then streams the audio with the billing outcome in its headers. The
- * charge is refunded when the first audio cannot be handed to the client, or when the stream
- * stops at its audio bound.
+ * Refuses early what billing would surely refuse, starts the synthesis, commits the charge while
+ * the engine makes the first audio and before any byte leaves (no audio is ever sent uncharged),
+ * then streams the audio with the billing outcome in its headers. The charge is refunded when no
+ * first audio comes (an engine failure, a client gone before it), when it cannot be handed to the
+ * client, or when the stream stops at its audio bound.
  */
 export async function streamBilledSpeech(
   request: FastifyRequest,
@@ -227,6 +228,8 @@ export async function streamBilledSpeech(
   const controller = abortOnDisconnect(request, reply);
   const precheck = await stream.billing.precheck(stream.accountId, tokens, seconds, { studio, language });
   if (!precheck.ok) throw refusalError(precheck, stream.accountGone, stream.supportEmail);
+  // Admitted before anything is charged: a voice at its call limit is a 503 that costs nothing.
+  const call = openVoiceCall(stream.pool, tts.voice);
   const endCall = metrics.callStarted(path);
   const events = synthesize(stream.pool, {
     document: tts.document,
@@ -235,12 +238,10 @@ export async function streamBilledSpeech(
     maxSeconds: tts.maxSeconds,
     signal: controller.signal,
     clauses: stream.clauses,
+    call,
   });
   try {
-    const first = await events.next();
-    if (first.done || first.value.type !== 'audio') throw nothingToSay();
-    const firstAudioAt = performance.now();
-    const charge = await stream.billing.commitCharge(stream.accountId, {
+    const { first, firstAudioAt, charge } = await chargedFirstAudio(request, stream, events, controller, {
       tokens,
       seconds,
       characters: tts.document.spokenCharacters,
@@ -248,7 +249,6 @@ export async function streamBilledSpeech(
       requestId: request.id,
       studio,
     });
-    if (!charge.ok) throw refusalError(charge, stream.accountGone, stream.supportEmail);
     reply.hijack();
     const raw = reply.raw;
     // The charge stands only once the head and first audio are handed to the socket: a client
@@ -261,7 +261,7 @@ export async function streamBilledSpeech(
         'Cache-Control': 'no-store',
         ...billingHeaders(charge.billing),
       });
-      handed = await handFirstAudio(raw, body.first(first.value.bytes), controller.signal);
+      handed = await handFirstAudio(raw, body.first(first.bytes), controller.signal);
     }
     // The ledger's seconds are the audio the client was given, whatever the charge was decided on.
     const recordHeard = async (seconds: number) => {
@@ -282,7 +282,7 @@ export async function streamBilledSpeech(
         .finish?.()
         .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
     };
-    const delivered = { seconds: first.value.seconds };
+    const delivered = { seconds: first.seconds };
     const heard = await sendAudio(raw, events, body, finish, delivered).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
@@ -301,6 +301,53 @@ export async function streamBilledSpeech(
   } finally {
     endCall();
     await events.return(undefined);
+    call.close();
+  }
+}
+
+/**
+ * The stream's first audio and the charge that covers it. The first clause is on its way to a
+ * worker before the charge is committed, so the ledger's write (with SQLite, a flush to disk)
+ * overlaps the engine's first audio instead of coming before the first byte. A refused charge
+ * stops the synthesis; a charge committed for a stream that then gives no audio (an engine
+ * failure, a client gone, nothing to say) is reversed by a ledger entry.
+ */
+async function chargedFirstAudio(
+  request: FastifyRequest,
+  stream: BilledStream,
+  events: AsyncGenerator<SynthesisEvent>,
+  controller: AbortController,
+  charging: ChargeRequest,
+): Promise<{
+  first: Extract<SynthesisEvent, { type: 'audio' }>;
+  firstAudioAt: number;
+  charge: Extract<CommitChargeResult, { ok: true }>;
+}> {
+  let firstAudioAt = Number.NaN;
+  const next = events.next().then((result) => {
+    firstAudioAt = performance.now();
+    return result;
+  });
+  // Awaited below once the charge stands; until then its failure must not go unhandled.
+  next.catch(() => undefined);
+  let charge: CommitChargeResult;
+  try {
+    charge = await stream.billing.commitCharge(stream.accountId, charging);
+  } catch (error) {
+    controller.abort(error);
+    throw error;
+  }
+  if (!charge.ok) {
+    controller.abort(new Error('charge refused'));
+    throw refusalError(charge, stream.accountGone, stream.supportEmail);
+  }
+  try {
+    const first = await next;
+    if (first.done || first.value.type !== 'audio') throw nothingToSay();
+    return { first: first.value, firstAudioAt, charge };
+  } catch (error) {
+    await refundStream(request, stream, charge.entry, 'stream gave no first audio');
+    throw error;
   }
 }
 

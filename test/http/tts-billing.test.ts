@@ -63,6 +63,39 @@ function billedBy(response: LightMyRequestResponse): Billed {
 
 const sum = (entries: readonly LedgerEntry[]) => entries.reduce((total, e) => total + e.tokens, 0);
 
+const REVERSAL: Partial<Record<LedgerEntry['kind'], LedgerEntry['kind']>> = {
+  charge: 'refund',
+  free_use: 'free_use_refund',
+};
+
+/**
+ * What a failed request may leave in the ledger: nothing, or a charge committed while its audio
+ * was on the way and the entry that reverses it (the contract's words). Every entry new since
+ * `before` is one of such a pair, so the request cost nothing.
+ */
+function assertOnlyReversed(ledger: readonly LedgerEntry[], before: readonly LedgerEntry[]): void {
+  const known = new Set(before.map((e) => e.id));
+  const added = ledger.filter((e) => !known.has(e.id));
+  assert.equal(ledger.length - added.length, before.length, 'no entry was removed');
+  for (const entry of added) {
+    const reversal = REVERSAL[entry.kind];
+    if (reversal === undefined) continue;
+    const reversed = added.filter((e) => e.requestId === entry.requestId && e.kind === reversal);
+    assert.equal(reversed.length, 1, `the ${entry.kind} of ${entry.requestId} is reversed once`);
+  }
+  const reversals = new Set(Object.values(REVERSAL));
+  assert.ok(
+    added.every((e) => REVERSAL[e.kind] !== undefined || reversals.has(e.kind)),
+    'only charges and their reversals were added',
+  );
+  assert.equal(
+    added.filter((e) => reversals.has(e.kind)).length * 2,
+    added.length,
+    'one reversal per charge',
+  );
+  assert.equal(sum(added), 0, 'the request cost nothing');
+}
+
 describe('TTS billing and rate limit', () => {
   const suite = withTtsApp();
 
@@ -171,6 +204,39 @@ describe('TTS billing and rate limit', () => {
     });
   });
 
+  it("commits a stream's charge while its first clause is with the engines, not after", async () => {
+    const own = await buildTtsTestApp({ pool: () => suite.pool });
+    const { busy, release } = await occupyEveryWorker(suite.pool);
+    try {
+      const { key, accountId } = await own.newPayingAccount({ topUp: 289 });
+      // What the engines hold when the charge is committed: with every worker busy, the stream's
+      // first clause waits in the queue, so the ledger's write does not wait for its audio.
+      const queuedAtCommit: number[] = [];
+      const commit = own.billing.commitCharge.bind(own.billing);
+      own.billing.commitCharge = async (...args) => {
+        queuedAtCommit.push(suite.pool.queued);
+        const charged = await commit(...args);
+        release();
+        return charged;
+      };
+      const response = await own.app.inject({
+        method: 'POST',
+        url: STREAM,
+        headers: withKey(key),
+        payload: { input: 'Hello, the charge is on its way.', language: 'en' },
+      });
+      const billed = billedBy(response);
+      assert.ok(response.rawPayload.byteLength > 0, 'the stream has audio');
+      assert.ok((queuedAtCommit[0] ?? 0) >= 1, `clauses queued at the commit: ${queuedAtCommit.join()}`);
+      assert.equal(billed.tokensCharged, 1);
+      assert.equal(billed.tokenBalance, (await own.balanceOf(accountId)).balance);
+    } finally {
+      release();
+      await busy;
+      await own.close();
+    }
+  });
+
   describe('concurrency', () => {
     // Billing is per account, the rate limit per key: one key per request keeps the contract's
     // limit of 30 a minute in force (no test-only limit) while every request reaches billing.
@@ -276,7 +342,7 @@ describe('TTS billing and rate limit', () => {
           const error = expectError(response, 500, 'internal_error');
           assert.doesNotMatch(error.message, /pool|engine|closed/i, 'no internal details');
         }
-        assert.deepEqual(await own.ledgerOf(accountId), ledgerBefore);
+        assertOnlyReversed(await own.ledgerOf(accountId), ledgerBefore);
         assert.deepEqual(await own.balanceOf(accountId), { balance: 289, freeUsesRemaining: 5 });
         assert.deepEqual(await readdir(own.filesDir), []);
         // A closed pool is not ready: later requests are turned away before synthesis.
@@ -327,15 +393,19 @@ describe('TTS billing and rate limit', () => {
         await busy;
         assert.deepEqual(await Promise.all(clients.map((c) => c.outcome)), ['hung up', 'hung up']);
 
-        // Their clauses left the queue unspoken, so they can never reach the charge; a request made
-        // now still finds all five free generations and the ledger holds nothing else new.
+        // Their clauses left the queue unspoken: a request made now still finds all five free
+        // generations, and the ledger holds nothing else new but reversed charges.
         const next = await own.app.inject({
           method: 'POST',
           url: STREAM,
           headers: withKey(keys[0] ?? ''),
           payload: { input: 'Hello again.', language: 'en' },
         });
-        assert.deepEqual(await own.ledgerOf(accountId).then((l) => l.slice(1)), ledgerBefore);
+        const nextId = billedBy(next).requestId;
+        assertOnlyReversed(
+          await own.ledgerOf(accountId).then((l) => l.filter((e) => e.requestId !== nextId)),
+          ledgerBefore,
+        );
         assert.equal(billedBy(next).freeUsesRemaining, 4, 'the hung-up requests used no free generation');
         assert.deepEqual(await readdir(own.filesDir), []);
       } finally {
