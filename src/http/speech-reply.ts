@@ -205,7 +205,8 @@ const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio,
 
 /**
  * Refuses early what billing would surely refuse, starts the synthesis, commits the charge while
- * the engine makes the first audio and before any byte leaves (no audio is ever sent uncharged),
+ * the engine makes the first audio (or once it is ready, when the first clause waits for a worker)
+ * and before any byte leaves (no audio is ever sent uncharged),
  * then streams the audio with the billing outcome in its headers. The charge is refunded when no
  * first audio comes (an engine failure, a client gone before it), when it cannot be handed to the
  * client, or when the stream stops at its audio bound.
@@ -306,11 +307,14 @@ export async function streamBilledSpeech(
 }
 
 /**
- * The stream's first audio and the charge that covers it. The first clause is on its way to a
- * worker before the charge is committed, so the ledger's write (with SQLite, a flush to disk)
- * overlaps the engine's first audio instead of coming before the first byte. A refused charge
- * stops the synthesis; a charge committed for a stream that then gives no audio (an engine
- * failure, a client gone, nothing to say) is reversed by a ledger entry.
+ * The stream's first audio and the charge that covers it. When a worker took the first clause at
+ * once, the charge is committed while the engine speaks it, so the ledger's write (with SQLite, a
+ * flush to disk) does not come before the first byte; a charge so committed for a stream that
+ * then gives no audio (an engine failure, a client gone, nothing to say) is reversed by a ledger
+ * entry. When the first clause waits for a worker (a burst), the charge is committed once its
+ * audio is ready: the request thread's flushes would otherwise come first for every caller and
+ * hold back the messages that give the workers their next clauses (a burst of 64 fresh calls,
+ * first byte p95 1.06x with every charge committed early).
  */
 async function chargedFirstAudio(
   request: FastifyRequest,
@@ -318,18 +322,36 @@ async function chargedFirstAudio(
   events: AsyncGenerator<SynthesisEvent>,
   controller: AbortController,
   charging: ChargeRequest,
-): Promise<{
-  first: Extract<SynthesisEvent, { type: 'audio' }>;
-  firstAudioAt: number;
-  charge: Extract<CommitChargeResult, { ok: true }>;
-}> {
+): Promise<{ first: AudioEvent; firstAudioAt: number; charge: CommittedCharge }> {
   let firstAudioAt = Number.NaN;
   const next = events.next().then((result) => {
     firstAudioAt = performance.now();
     return result;
   });
-  // Awaited below once the charge stands; until then its failure must not go unhandled.
+  // Awaited below, after the charge when it goes first; until then its failure must not go unhandled.
   next.catch(() => undefined);
+  const early = stream.pool.dueWaiting === 0 ? await commitOrStop(stream, charging, controller) : undefined;
+  let first: IteratorResult<SynthesisEvent>;
+  try {
+    first = await next;
+    if (first.done || first.value.type !== 'audio') throw nothingToSay();
+  } catch (error) {
+    if (early) await refundStream(request, stream, early.entry, 'stream gave no first audio');
+    throw error;
+  }
+  const charge = early ?? (await commitOrStop(stream, charging, controller));
+  return { first: first.value, firstAudioAt, charge };
+}
+
+type AudioEvent = Extract<SynthesisEvent, { type: 'audio' }>;
+type CommittedCharge = Extract<CommitChargeResult, { ok: true }>;
+
+/** Commits the stream's charge; a refused or failed commit stops the synthesis and is thrown. */
+async function commitOrStop(
+  stream: BilledStream,
+  charging: ChargeRequest,
+  controller: AbortController,
+): Promise<CommittedCharge> {
   let charge: CommitChargeResult;
   try {
     charge = await stream.billing.commitCharge(stream.accountId, charging);
@@ -337,18 +359,9 @@ async function chargedFirstAudio(
     controller.abort(error);
     throw error;
   }
-  if (!charge.ok) {
-    controller.abort(new Error('charge refused'));
-    throw refusalError(charge, stream.accountGone, stream.supportEmail);
-  }
-  try {
-    const first = await next;
-    if (first.done || first.value.type !== 'audio') throw nothingToSay();
-    return { first: first.value, firstAudioAt, charge };
-  } catch (error) {
-    await refundStream(request, stream, charge.entry, 'stream gave no first audio');
-    throw error;
-  }
+  if (charge.ok) return charge;
+  controller.abort(new Error('charge refused'));
+  throw refusalError(charge, stream.accountGone, stream.supportEmail);
 }
 
 /**

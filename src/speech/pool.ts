@@ -264,6 +264,14 @@ export class EnginePool {
     return this.#queue.length;
   }
 
+  /** Jobs due by now that wait for a worker: none when a clause submitted now starts at once. */
+  get dueWaiting(): number {
+    const now = performance.now();
+    let due = 0;
+    for (const job of this.#queue) if (job.deadline <= now) due++;
+    return due;
+  }
+
   /** Jobs a worker is running now. */
   get running(): number {
     return this.#slots.filter((s) => s.job !== undefined).length;

@@ -204,37 +204,72 @@ describe('TTS billing and rate limit', () => {
     });
   });
 
-  it("commits a stream's charge while its first clause is with the engines, not after", async () => {
-    const own = await buildTtsTestApp({ pool: () => suite.pool });
-    const { busy, release } = await occupyEveryWorker(suite.pool);
-    try {
+  describe("when a stream's charge is committed", () => {
+    /**
+     * A stream request on `own`, and whether any audio had come from the engines when its charge
+     * was committed (the pool's streams and the billing watched, as the route uses them).
+     */
+    async function audioAtCommit(own: TtsFixture) {
       const { key, accountId } = await own.newPayingAccount({ topUp: 289 });
-      // What the engines hold when the charge is committed: with every worker busy, the stream's
-      // first clause waits in the queue, so the ledger's write does not wait for its audio.
-      const queuedAtCommit: number[] = [];
+      let audio = false;
+      const seen: boolean[] = [];
+      const synthesize = suite.pool.synthesize.bind(suite.pool);
+      suite.pool.synthesize = (job) => {
+        const stream = synthesize(job);
+        const next = stream.next.bind(stream);
+        stream.next = async () => {
+          const result = await next();
+          if (!result.done) audio = true;
+          return result;
+        };
+        return stream;
+      };
       const commit = own.billing.commitCharge.bind(own.billing);
       own.billing.commitCharge = async (...args) => {
-        queuedAtCommit.push(suite.pool.queued);
-        const charged = await commit(...args);
-        release();
-        return charged;
+        seen.push(audio);
+        return commit(...args);
       };
-      const response = await own.app.inject({
-        method: 'POST',
-        url: STREAM,
-        headers: withKey(key),
-        payload: { input: 'Hello, the charge is on its way.', language: 'en' },
-      });
-      const billed = billedBy(response);
-      assert.ok(response.rawPayload.byteLength > 0, 'the stream has audio');
-      assert.ok((queuedAtCommit[0] ?? 0) >= 1, `clauses queued at the commit: ${queuedAtCommit.join()}`);
-      assert.equal(billed.tokensCharged, 1);
-      assert.equal(billed.tokenBalance, (await own.balanceOf(accountId)).balance);
-    } finally {
-      release();
-      await busy;
-      await own.close();
+      try {
+        const response = await own.app.inject({
+          method: 'POST',
+          url: STREAM,
+          headers: withKey(key),
+          payload: { input: 'Hello, the charge is on its way.', language: 'en' },
+        });
+        const billed = billedBy(response);
+        assert.ok(response.rawPayload.byteLength > 0, 'the stream has audio');
+        assert.equal(billed.tokensCharged, 1);
+        assert.equal(billed.tokenBalance, (await own.balanceOf(accountId)).balance);
+        assert.equal(seen.length, 1, 'one commit');
+        return seen[0];
+      } finally {
+        Reflect.deleteProperty(suite.pool, 'synthesize');
+      }
     }
+
+    it('with a worker free: while the engine makes its first audio, so the write costs the caller no time', async () => {
+      const own = await buildTtsTestApp({ pool: () => suite.pool });
+      try {
+        assert.equal(await audioAtCommit(own), false);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('with every worker busy (a burst): once its first audio is ready, as the workers take clauses', async () => {
+      const own = await buildTtsTestApp({ pool: () => suite.pool });
+      const { busy, release } = await occupyEveryWorker(suite.pool);
+      try {
+        const waiting = audioAtCommit(own);
+        await waitUntil(() => suite.pool.dueWaiting >= 1, 'the first clause waits for a worker');
+        release();
+        assert.equal(await waiting, true);
+      } finally {
+        release();
+        await busy;
+        await own.close();
+      }
+    });
   });
 
   describe('concurrency', () => {
@@ -353,6 +388,41 @@ describe('TTS billing and rate limit', () => {
           payload: { input: 'Hello.', language: 'en' },
         });
         expectError(later, 503, 'not_ready');
+      } finally {
+        await own.close();
+        await doomed.close();
+      }
+    });
+
+    it('when synthesis fails after a charge committed early: the charge is reversed', async () => {
+      const doomed = await startTestPool(1);
+      const own = await buildTtsTestApp({ pool: () => doomed });
+      try {
+        const { key, accountId } = await own.newAccount({ topUp: 289 });
+        const ledgerBefore = await own.ledgerOf(accountId);
+        // The worker is free, so the charge is committed while the first clause is spoken; the pool
+        // then closes under it, before any audio.
+        const commit = own.billing.commitCharge.bind(own.billing);
+        own.billing.commitCharge = async (...args) => {
+          const charged = await commit(...args);
+          await doomed.close();
+          return charged;
+        };
+        const response = await own.app.inject({
+          method: 'POST',
+          url: STREAM,
+          headers: withKey(key),
+          payload: { input: 'This will never be heard.', language: 'en' },
+        });
+        expectError(response, 500, 'internal_error');
+        const ledger = await own.ledgerOf(accountId);
+        assert.deepEqual(
+          ledger.slice(0, 2).map((e) => e.kind),
+          ['free_use_refund', 'free_use'],
+          'the free use was taken, then given back',
+        );
+        assertOnlyReversed(ledger, ledgerBefore);
+        assert.deepEqual(await own.balanceOf(accountId), { balance: 289, freeUsesRemaining: 5 });
       } finally {
         await own.close();
         await doomed.close();
