@@ -206,10 +206,10 @@ const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio,
 /**
  * Refuses early what billing would surely refuse, starts the synthesis, commits the charge while
  * the engine makes the first audio (or once it is ready, when the first clause waits for a worker)
- * and before any byte leaves (no audio is ever sent uncharged),
- * then streams the audio with the billing outcome in its headers. The charge is refunded when no
- * first audio comes (an engine failure, a client gone before it), when it cannot be handed to the
- * client, or when the stream stops at its audio bound.
+ * and before any byte leaves (no audio is ever sent uncharged), then streams the audio with the
+ * billing outcome in its headers. The charge is refunded when no first audio comes (an engine
+ * failure, a client gone before it), when it cannot be handed to the client, or when the stream
+ * stops at its audio bound.
  */
 export async function streamBilledSpeech(
   request: FastifyRequest,
@@ -330,7 +330,7 @@ async function chargedFirstAudio(
   });
   // Awaited below, after the charge when it goes first; until then its failure must not go unhandled.
   next.catch(() => undefined);
-  const early = stream.pool.dueWaiting === 0 ? await commitOrStop(stream, charging, controller) : undefined;
+  const early = stream.pool.dueJobWaiting ? undefined : await commitOrStop(stream, charging, controller);
   let first: IteratorResult<SynthesisEvent>;
   try {
     first = await next;

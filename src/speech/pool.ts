@@ -264,12 +264,12 @@ export class EnginePool {
     return this.#queue.length;
   }
 
-  /** Jobs due by now that wait for a worker: none when a clause submitted now starts at once. */
-  get dueWaiting(): number {
-    const now = performance.now();
-    let due = 0;
-    for (const job of this.#queue) if (job.deadline <= now) due++;
-    return due;
+  /**
+   * Whether a job due by now waits for a worker (the queue is soonest due first): if not, a
+   * clause submitted now starts at once.
+   */
+  get dueJobWaiting(): boolean {
+    return (this.#queue[0]?.deadline ?? Number.POSITIVE_INFINITY) <= performance.now();
   }
 
   /** Jobs a worker is running now. */

@@ -261,7 +261,7 @@ describe('TTS billing and rate limit', () => {
       const { busy, release } = await occupyEveryWorker(suite.pool);
       try {
         const waiting = audioAtCommit(own);
-        await waitUntil(() => suite.pool.dueWaiting >= 1, 'the first clause waits for a worker');
+        await waitUntil(() => suite.pool.dueJobWaiting, 'the first clause waits for a worker');
         release();
         assert.equal(await waiting, true);
       } finally {

@@ -303,7 +303,7 @@ export async function migrateToLatest(db: Kysely<unknown>, options: MigrateOptio
     provider,
     // The names start with a zero-padded number, so code-unit order is their order, as the
     // provider's keys are sorted; kysely's default comparison (`localeCompare`) would make the
-    // process read ICU's collation data for it, about 2 MB resident for the process's life.
+    // process read ICU's collation data for it, about 1.6 MB resident for the process's life.
     nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
   });
