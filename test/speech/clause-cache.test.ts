@@ -231,33 +231,40 @@ describe('the clause cache in the pipeline', () => {
 
   it('keeps whole a clause the pool interrupted for a more urgent one and resumed', async () => {
     const speaker = voice('fr', 0);
-    const long = `${'Nous parlons longtemps de la pluie, des collines et des marchés de Kigali, '.repeat(12)}fin.`;
+    const long = `${'Nous parlons longtemps de la pluie, des collines et des marchés de Kigali, '.repeat(40)}fin.`;
     const job = (deadline: number) => ({
       input: { kind: 'text', text: long } as const,
       voice: speaker.engineVoice,
       output: { sampleRate: 8000, encoding: 'mulaw' } as const,
       deadline,
     });
-    const now = performance.now();
-    const alone = await collect(pool.synthesize(job(now)));
-    const kept: CachedClause[] = [];
-    // Both workers take a long clause that may yield; an urgent clause then waits for one of them.
-    const recorded = [now, now + 1].map((deadline) => {
-      const shared = new SharedClause(
-        (signal) => pool.synthesize({ ...job(deadline), signal }),
-        (c) => kept.push(c),
-        () => {},
-      );
-      return collect(shared.reader({ copies: false, words: () => {} })).then(() => 'long');
-    });
-    const urgent = collect(
-      pool.synthesize({ ...job(now - 1), input: { kind: 'text', text: 'Bonjour.' } }),
-    ).then(() => 'urgent');
-    assert.equal(await Promise.race([urgent, ...recorded]), 'urgent', 'a long clause gave its worker up');
-    await Promise.all(recorded);
-    assert.equal(kept.length, 2);
-    for (const clause of kept)
-      assert.ok(Buffer.from(clause.audio).equals(alone), 'kept whole, without repeats');
+    const alone = await collect(pool.synthesize(job(performance.now())));
+    // Whether a worker gives its clause up depends on where the engine is when the urgent clause
+    // comes (between its first and second second of audio), which a loaded machine can move: the
+    // scene is played until a long clause was interrupted, and every clause kept must be whole.
+    let interrupted = 0;
+    for (let attempt = 0; attempt < 5 && interrupted === 0; attempt++) {
+      const now = performance.now();
+      const kept: CachedClause[] = [];
+      // Both workers take a long clause that may yield; an urgent clause then waits for one of them.
+      const recorded = [now, now + 1].map((deadline) => {
+        const shared = new SharedClause(
+          (signal) => pool.synthesize({ ...job(deadline), signal }),
+          (c) => kept.push(c),
+          () => {},
+        );
+        return collect(shared.reader({ copies: false, words: () => {} })).then(() => 'long');
+      });
+      const urgent = collect(
+        pool.synthesize({ ...job(now - 1), input: { kind: 'text', text: 'Bonjour.' } }),
+      ).then(() => 'urgent');
+      if ((await Promise.race([urgent, ...recorded])) === 'urgent') interrupted++;
+      await Promise.all([urgent, ...recorded]);
+      assert.equal(kept.length, 2);
+      for (const clause of kept)
+        assert.ok(Buffer.from(clause.audio).equals(alone), 'kept whole, without repeats');
+    }
+    assert.equal(interrupted, 1, 'a long clause gave its worker up to the urgent one');
   });
 
   it('goes on speaking a clause for the calls that joined it when the call that started it hangs up', async () => {
