@@ -42,8 +42,8 @@ async function enableWal(
  * Opens (creating when missing) the embedded SQLite database at `path`, with its parent folder,
  * and applies every pending migration before resolving. Settings: WAL journal (readers never
  * block the writer), a busy timeout (a second process waits for the write lock instead of failing
- * at once), foreign keys enforced, and the default synchronous=FULL, because the ledger is money
- * and a committed charge must survive a power cut. `':memory:'` gives a private in-memory database.
+ * at once), foreign keys enforced, and synchronous=FULL (every commit flushed to disk), because
+ * the ledger is money and a committed charge must survive a power cut. `':memory:'` gives a private in-memory database.
  */
 export async function openSqliteDatabase(
   path: string,
@@ -57,6 +57,9 @@ export async function openSqliteDatabase(
   try {
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     await enableWal(sqlite, busyTimeoutMs, busy);
+    // Said, not left to the default: better-sqlite3's SQLite is built to open a file already in
+    // WAL with synchronous=NORMAL, where a commit is not flushed and a power cut can undo it.
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();

@@ -35,6 +35,19 @@ describe('openSqliteDatabase', () => {
       assert.equal(await pragma(db, 'journal_mode'), 'wal');
       assert.equal(await pragma(db, 'foreign_keys'), 1);
       assert.equal(await pragma(db, 'busy_timeout'), 5000);
+      assert.equal(await pragma(db, 'synchronous'), 2, 'FULL: a commit is flushed before it returns');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('flushes every commit to disk on a file it opens again, already in WAL', async () => {
+    const path = join(dir, 'reopened.sqlite');
+    await (await openSqliteDatabase(path)).close();
+    const db = await openSqliteDatabase(path);
+    try {
+      assert.equal(await pragma(db, 'journal_mode'), 'wal');
+      assert.equal(await pragma(db, 'synchronous'), 2, 'FULL, not the NORMAL a WAL file opens with');
     } finally {
       await db.close();
     }
