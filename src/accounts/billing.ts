@@ -290,6 +290,8 @@ export class BillingService {
           },
         };
       },
+      // A charge takes from the customer: its audio need not wait for the disk (AccountLockOptions).
+      { beforeFlushed: true },
     );
     if (!locked.found) return { ok: false, code: 'account_not_found' };
     // Counted once the transaction has committed: a rolled-back charge never shows.

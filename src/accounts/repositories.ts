@@ -99,6 +99,17 @@ export interface LockedLedger {
   append(entry: NewLedgerEntry): Promise<LedgerEntry>;
 }
 
+/** When `LedgerRepository.withAccountLock` resolves: once its commit is on disk, unless told otherwise. */
+export interface AccountLockOptions {
+  /**
+   * Resolve once committed, the flush that takes the commit to disk under way (about a
+   * millisecond): only for entries that take from the customer (a charge), whose audio need not
+   * wait for the disk. A power cut within that flush can lose such an entry, never one that gives
+   * the customer something (a top-up, a refund), which always waits for its flush.
+   */
+  readonly beforeFlushed?: boolean;
+}
+
 export interface LedgerRepository {
   /**
    * Runs `work` in one transaction in which no other writer can change this account's ledger,
@@ -110,6 +121,7 @@ export interface LedgerRepository {
   withAccountLock<T>(
     accountId: string,
     work: (ledger: LockedLedger) => Promise<T>,
+    options?: AccountLockOptions,
   ): Promise<{ found: true; value: T } | { found: false }>;
   /**
    * Sets the audio duration of request `requestId`'s charge or free use (a stream's real duration,

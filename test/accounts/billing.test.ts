@@ -100,6 +100,30 @@ describeEachDatabase('billing', (context) => {
     return result.account.id;
   }
 
+  it('lets a charge go on before its commit is on disk, never a top-up or a refund', async () => {
+    const accountId = await newAccount();
+    const asked: { readonly beforeFlushed: boolean }[] = [];
+    const recording = new BillingService({
+      accounts: context.db.accounts,
+      ledger: new Proxy(context.db.ledger, {
+        get(ledger, name, receiver) {
+          const value: unknown = Reflect.get(ledger, name, receiver);
+          if (name !== 'withAccountLock' || typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            const options = args[2] as { beforeFlushed?: boolean } | undefined;
+            asked.push({ beforeFlushed: options?.beforeFlushed === true });
+            return value.apply(ledger, args);
+          };
+        },
+      }),
+    });
+    await recording.topUp(accountId, MINIMUM_TOP_UP);
+    const request = charge({ seconds: 140 });
+    assert.ok((await recording.commitCharge(accountId, request)).ok);
+    assert.ok((await recording.refundCharge(accountId, request.requestId)).ok);
+    assert.deepEqual(asked, [{ beforeFlushed: false }, { beforeFlushed: true }, { beforeFlushed: false }]);
+  });
+
   async function ledgerSum(accountId: string): Promise<number> {
     // Straight SQL, independent of the repository code under test.
     const row = await sql<{

@@ -3,6 +3,7 @@ import { DatabaseError, Pool } from 'pg';
 import { errorCode, withErrorCode } from '../error-code.ts';
 import type { Database } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
+import { flushedByCommit } from './repositories.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
 import { reportingUnavailable } from './unavailable-dialect.ts';
@@ -88,5 +89,6 @@ export async function openPostgresDatabase(
     throw error;
   }
   // Several processes share the database, so the ledger locks the account row in each transaction.
-  return sqlDatabase(kysely, { rowLocks: true });
+  // A commit waits for the server's flush without holding this thread: every write is flushed.
+  return sqlDatabase(kysely, { rowLocks: true, durability: flushedByCommit });
 }

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type {
+  AccountLockOptions,
   AccountRecord,
   AccountRepository,
   ApiKeyRecord,
@@ -15,7 +16,38 @@ import type {
 import type { AccountsTable, ApiKeysTable, LedgerTable, Schema } from './schema.ts';
 
 // SQL implementations of the account ports, shared by every dialect. Rules: portable SQL only;
-// anything dialect-specific is a constructor option (see `rowLocks`), never a branch on a driver.
+// anything dialect-specific is a constructor option (see `rowLocks`, `durability`), never a branch
+// on a driver.
+
+/**
+ * How the store's frequent writes reach the disk, where a dialect has a choice (see
+ * sqlite-durability.ts). Each is done with only once what it promises holds.
+ */
+export interface WriteDurability {
+  /**
+   * A write that is not money: a key's time of last use, the seconds a call was heard. Every call
+   * makes them, so it may stay unflushed until the next flushed commit takes it to disk.
+   */
+  bookkeeping<T>(db: Kysely<Schema>, write: (db: Kysely<Schema>) => Promise<T>): Promise<T>;
+  /**
+   * A transaction of the ledger (a charge, a refund, a top-up): committed and on disk, or with
+   * `beforeFlushed` committed and its flush under way (`AccountLockOptions`).
+   */
+  ledger<T>(
+    db: Kysely<Schema>,
+    work: (trx: Transaction<Schema>) => Promise<T>,
+    options: AccountLockOptions,
+  ): Promise<T>;
+  /** Lets go of what it holds, once the database is closed. */
+  close(): Promise<void>;
+}
+
+/** Every write flushed by its commit, as the database does it (a PostgreSQL server's commit). */
+export const flushedByCommit: WriteDurability = {
+  bookkeeping: (db, write) => write(db),
+  ledger: (db, work) => db.transaction().execute(work),
+  close: async () => {},
+};
 
 // PostgreSQL's driver hands bigint columns (and SUM, COUNT) over as strings.
 function toNumber(value: unknown): number {
@@ -78,9 +110,11 @@ export class SqlAccountRepository implements AccountRepository {
 /** API keys in SQL: hashes and hints only, never a key. */
 export class SqlApiKeyRepository implements ApiKeyRepository {
   readonly #db: Kysely<Schema>;
+  readonly #durability: WriteDurability;
 
-  constructor(db: Kysely<Schema>) {
+  constructor(db: Kysely<Schema>, options: { durability: WriteDurability }) {
     this.#db = db;
+    this.#durability = options.durability;
   }
 
   async insert(key: ApiKeyRecord): Promise<void> {
@@ -131,12 +165,14 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
   }
 
   async touch(id: string, at: string, staleBefore: string): Promise<boolean> {
-    const result = await this.#db
-      .updateTable('api_keys')
-      .set({ last_used_at: at })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
-      .executeTakeFirst();
+    const result = await this.#durability.bookkeeping(this.#db, (db) =>
+      db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 }
@@ -252,39 +288,50 @@ export interface SqlLedgerOptions {
    * transactions instead (see sqlite-dialect.ts).
    */
   readonly rowLocks: boolean;
+  /** How its transactions and the seconds a call was heard reach the disk. */
+  readonly durability: WriteDurability;
 }
 
 /** The token ledger in SQL. */
 export class SqlLedgerRepository implements LedgerRepository {
   readonly #db: Kysely<Schema>;
   readonly #rowLocks: boolean;
+  readonly #durability: WriteDurability;
 
   constructor(db: Kysely<Schema>, options: SqlLedgerOptions) {
     this.#db = db;
     this.#rowLocks = options.rowLocks;
+    this.#durability = options.durability;
   }
 
   async recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean> {
-    const result = await this.#db
-      .updateTable('ledger')
-      .set({ seconds })
-      .where('account_id', '=', accountId)
-      .where('request_id', '=', requestId)
-      .where('kind', 'in', ['charge', 'free_use'])
-      .executeTakeFirst();
+    const result = await this.#durability.bookkeeping(this.#db, (db) =>
+      db
+        .updateTable('ledger')
+        .set({ seconds })
+        .where('account_id', '=', accountId)
+        .where('request_id', '=', requestId)
+        .where('kind', 'in', ['charge', 'free_use'])
+        .executeTakeFirst(),
+    );
     return Number(result.numUpdatedRows) > 0;
   }
 
   withAccountLock<T>(
     accountId: string,
     work: (ledger: LockedLedger) => Promise<T>,
+    options: AccountLockOptions = {},
   ): Promise<{ found: true; value: T } | { found: false }> {
-    return this.#db.transaction().execute(async (trx) => {
-      const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
-      const account = await (this.#rowLocks ? query.forUpdate() : query).executeTakeFirst();
-      if (account === undefined) return { found: false } as const;
-      return { found: true, value: await work(new SqlLockedLedger(trx, accountId)) } as const;
-    });
+    return this.#durability.ledger(
+      this.#db,
+      async (trx) => {
+        const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
+        const account = await (this.#rowLocks ? query.forUpdate() : query).executeTakeFirst();
+        if (account === undefined) return { found: false } as const;
+        return { found: true, value: await work(new SqlLockedLedger(trx, accountId)) } as const;
+      },
+      options,
+    );
   }
 
   async summary(accountId: string): Promise<LedgerSummary | undefined> {

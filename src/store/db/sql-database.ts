@@ -3,7 +3,12 @@ import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { Database } from './database.ts';
 import { SqlLexiconRepository } from './lexicon-repository.ts';
-import { SqlAccountRepository, SqlApiKeyRepository, SqlLedgerRepository } from './repositories.ts';
+import {
+  SqlAccountRepository,
+  SqlApiKeyRepository,
+  SqlLedgerRepository,
+  type WriteDurability,
+} from './repositories.ts';
 import type { Schema } from './schema.ts';
 import { SqlTopUpRequestRepository } from './topup-request-repository.ts';
 
@@ -11,6 +16,8 @@ import { SqlTopUpRequestRepository } from './topup-request-repository.ts';
 export interface SqlDatabaseOptions {
   /** Passed to the ledger: lock the account row (PostgreSQL) or rely on the dialect's transactions. */
   readonly rowLocks: boolean;
+  /** How the ledger's transactions and the bookkeeping of every call reach the disk. */
+  readonly durability: WriteDurability;
 }
 
 /**
@@ -21,8 +28,8 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
   let closed = false;
   return {
     accounts: new SqlAccountRepository(kysely),
-    keys: new SqlApiKeyRepository(kysely),
-    ledger: new SqlLedgerRepository(kysely, { rowLocks: options.rowLocks }),
+    keys: new SqlApiKeyRepository(kysely, options),
+    ledger: new SqlLedgerRepository(kysely, options),
     lexicons: new SqlLexiconRepository(kysely, { rowLocks: options.rowLocks }),
     topUpRequests: new SqlTopUpRequestRepository(kysely),
     kysely,
@@ -39,6 +46,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
       if (closed) return;
       closed = true;
       await kysely.destroy();
+      await options.durability.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
+import { sqliteDurability } from './sqlite-durability.ts';
 import { reportingUnavailable } from './unavailable-dialect.ts';
 
 /** Options for `openSqliteDatabase`. */
@@ -75,5 +76,5 @@ export async function openSqliteDatabase(
     throw error;
   }
   // No row locks: SQLite's immediate transactions already serialise every writer (sqlite-dialect.ts).
-  return sqlDatabase(kysely, { rowLocks: false });
+  return sqlDatabase(kysely, { rowLocks: false, durability: sqliteDurability(path) });
 }
