@@ -55,19 +55,36 @@ export function oneFlushAtATime(flushNow: () => Promise<void>): () => Promise<vo
 }
 
 /**
- * Flushes the file at `path` (fdatasync) by the thread pool, one flush at a time
+ * Flushes the file at `path` (`datasync`: fdatasync by the thread pool), one flush at a time
  * (`oneFlushAtATime`). The descriptor is opened at the first flush and kept: SQLite never
  * replaces the WAL file while a connection to the database is open, and this process holds one
- * as long as it flushes.
+ * as long as it flushes. Once a flush has failed, every later one fails with its error: the kernel
+ * may have dropped the pages it could not write, and a later flush would then succeed without
+ * them, the WAL ending at the lost frame when SQLite recovers it and every later commit lost with
+ * it. A top-up or a refund then fails, never confirmed, until the service is restarted.
  */
-export function walFlusher(path: string): FileFlusher {
+export function walFlusher(
+  path: string,
+  datasync: (file: FileHandle) => Promise<void> = (file) => file.datasync(),
+): FileFlusher {
   let file: Promise<FileHandle> | undefined;
+  let failed: { readonly error: unknown } | undefined;
   const flush = oneFlushAtATime(async () => {
+    if (failed) throw failed.error;
     file ??= open(path, 'r');
+    const opening = file;
+    let opened: FileHandle;
     try {
-      await (await file).datasync();
+      opened = await opening;
     } catch (error) {
-      file = undefined;
+      // Not opened: nothing was flushed or lost, and the next flush tries again.
+      if (file === opening) file = undefined;
+      throw error;
+    }
+    try {
+      await datasync(opened);
+    } catch (error) {
+      failed = { error };
       throw error;
     }
   });
@@ -107,8 +124,8 @@ export function sqliteDurability(
     async ledger(kysely, work, options) {
       const value = await unflushed(kysely, (db) => db.transaction().execute(work));
       const flushed = wal.flush();
-      // Not awaited, its failure has no caller to go to: a disk that fails a flush fails the
-      // checkpoints' too, which SQLite reports as errors of the queries that run them.
+      // Not awaited, its failure has no caller to go to; it fails every later flush (see
+      // `walFlusher`), so no top-up or refund is confirmed after it.
       if (options.beforeFlushed) flushed.catch(() => undefined);
       else await flushed;
       return value;

@@ -148,6 +148,21 @@ describe('sqliteDurability', () => {
     await missing.close();
   });
 
+  it('fails every flush after one that failed, the file being written again or not', async () => {
+    const file = join(dir, 'failing.wal');
+    writeFileSync(file, 'frames');
+    let syncs = 0;
+    const wal = walFlusher(file, async () => {
+      syncs++;
+      if (syncs === 1) throw Object.assign(new Error('I/O error'), { code: 'EIO' });
+    });
+    await assert.rejects(wal.flush(), { code: 'EIO' });
+    writeFileSync(file, 'more frames');
+    await assert.rejects(wal.flush(), { code: 'EIO' }, 'not flushed again as if nothing was lost');
+    assert.equal(syncs, 1);
+    await wal.close();
+  });
+
   it('runs a ledger transaction of an in-memory database with nothing to flush', async () => {
     const db = await openSqliteDatabase(':memory:');
     try {
