@@ -38,6 +38,8 @@ export interface WriteDurability {
     work: (trx: Transaction<Schema>) => Promise<T>,
     options: AccountLockOptions,
   ): Promise<T>;
+  /** For the health check: true, or a short reason when a write may not have reached the disk. */
+  check(): true | string;
   /** Lets go of what it holds, once the database is closed. */
   close(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export interface WriteDurability {
 export const flushedByCommit: WriteDurability = {
   bookkeeping: (db, write) => write(db),
   ledger: (db, work) => db.transaction().execute(work),
+  check: () => true,
   close: async () => {},
 };
 

@@ -35,6 +35,8 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
     kysely,
     async ping() {
       if (closed) return 'closed';
+      const durable = options.durability.check();
+      if (durable !== true) return durable;
       try {
         await kysely.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
         return true;

@@ -21,6 +21,8 @@ import { flushedByCommit, type WriteDurability } from './repositories.ts';
 /** Flushes a file's data to disk; resolves once everything written before the call is there. */
 export interface FileFlusher {
   flush(): Promise<void>;
+  /** True once a flush has failed: every later one fails too. */
+  readonly failed: boolean;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,9 @@ export function walFlusher(
   });
   return {
     flush,
+    get failed() {
+      return failed !== undefined;
+    },
     async close() {
       const opened = file;
       file = undefined;
@@ -130,6 +135,7 @@ export function sqliteDurability(
       else await flushed;
       return value;
     },
+    check: () => (wal.failed ? 'a flush to disk failed' : true),
     close: () => wal.close(),
   };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../../src/store/db/schema.ts';
+import { sqlDatabase } from '../../../src/store/db/sql-database.ts';
 import { openSqliteDatabase } from '../../../src/store/db/sqlite-database.ts';
 import { oneFlushAtATime, sqliteDurability, walFlusher } from '../../../src/store/db/sqlite-durability.ts';
 
@@ -71,6 +72,7 @@ describe('sqliteDurability', () => {
         await flushing.opened;
         flushed++;
       },
+      failed: false,
       close: async () => {},
     });
     try {
@@ -120,6 +122,7 @@ describe('sqliteDurability', () => {
         started++;
         return new Promise<void>(() => {});
       },
+      failed: false,
       close: async () => {},
     });
     try {
@@ -163,11 +166,37 @@ describe('sqliteDurability', () => {
     await wal.close();
   });
 
+  it('says in the health check that a flush failed, and confirms no credit after a charge whose flush failed', async () => {
+    const path = join(dir, 'failing.sqlite');
+    const db = await openSqliteDatabase(path);
+    const durability = sqliteDurability(
+      path,
+      walFlusher(`${path}-wal`, () => Promise.reject(Object.assign(new Error('I/O error'), { code: 'EIO' }))),
+    );
+    const failing = sqlDatabase(db.kysely, { rowLocks: false, durability });
+    try {
+      assert.equal(await failing.ping(), true);
+      await durability.ledger(db.kysely, async () => 'charged', { beforeFlushed: true });
+      // The charge's flush runs on after it resolved: wait (at most 5 s) until it has failed.
+      for (let waited = 0; durability.check() === true && waited < 5000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(await failing.ping(), 'a flush to disk failed');
+      await assert.rejects(
+        durability.ledger(db.kysely, async () => 'topped up', {}),
+        { code: 'EIO' },
+        'a top-up is never confirmed',
+      );
+    } finally {
+      await db.close();
+    }
+  });
+
   it('runs a ledger transaction of an in-memory database with nothing to flush', async () => {
     const db = await openSqliteDatabase(':memory:');
     try {
       const durability = sqliteDurability(':memory:', {
         flush: () => Promise.reject(new Error('no file to flush')),
+        failed: false,
         close: async () => {},
       });
       assert.equal(await durability.ledger(db.kysely, async (trx) => synchronous(trx), {}), FULL);
