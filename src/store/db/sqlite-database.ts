@@ -44,7 +44,8 @@ async function enableWal(
  * and applies every pending migration before resolving. Settings: WAL journal (readers never
  * block the writer), a busy timeout (a second process waits for the write lock instead of failing
  * at once), foreign keys enforced, and synchronous=FULL (every commit flushed to disk), because
- * the ledger is money and a committed charge must survive a power cut. `':memory:'` gives a private in-memory database.
+ * the ledger is money; the writes every call makes are flushed off the request thread
+ * (sqlite-durability.ts). `':memory:'` gives a private in-memory database.
  */
 export async function openSqliteDatabase(
   path: string,

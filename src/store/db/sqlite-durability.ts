@@ -4,7 +4,7 @@ import { flushedByCommit, type WriteDurability } from './repositories.ts';
 
 // The embedded database runs with synchronous=FULL (sqlite-database.ts): every commit is flushed
 // to disk before it returns. better-sqlite3 flushes on the request thread, which then waits
-// (0.2-1 ms a flush here) while every other call waits behind it, and each call makes a charge
+// (1-2 ms a flush here) while every other call waits behind it, and each call makes a charge
 // and two bookkeeping writes. So the two writes every call makes are handled apart, on the one
 // connection held throughout (no other query runs unflushed meanwhile):
 // - a bookkeeping write is committed without a flush (synchronous=NORMAL for it alone): the WAL
@@ -107,13 +107,14 @@ export function walFlusher(
 }
 
 /**
- * The durability of the SQLite database at `path` (`':memory:'`: nothing to flush), its WAL
- * flushed by `wal`.
+ * The durability of the SQLite database at `path`, its WAL flushed by `wal`; an in-memory
+ * database (`':memory:'`) has nothing to flush.
  */
 export function sqliteDurability(
   path: string,
   wal: FileFlusher = walFlusher(`${path}-wal`),
 ): WriteDurability {
+  if (path === ':memory:') return flushedByCommit;
   const unflushed: WriteDurability['bookkeeping'] = (kysely, write) =>
     kysely.connection().execute(async (db) => {
       await sql`pragma synchronous = normal`.execute(db);
@@ -123,7 +124,6 @@ export function sqliteDurability(
         await sql`pragma synchronous = full`.execute(db);
       }
     });
-  if (path === ':memory:') return { ...flushedByCommit, bookkeeping: unflushed };
   return {
     bookkeeping: unflushed,
     async ledger(kysely, work, options) {

@@ -7,7 +7,12 @@ import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../../src/store/db/schema.ts';
 import { sqlDatabase } from '../../../src/store/db/sql-database.ts';
 import { openSqliteDatabase } from '../../../src/store/db/sqlite-database.ts';
-import { oneFlushAtATime, sqliteDurability, walFlusher } from '../../../src/store/db/sqlite-durability.ts';
+import {
+  type FileFlusher,
+  oneFlushAtATime,
+  sqliteDurability,
+  walFlusher,
+} from '../../../src/store/db/sqlite-durability.ts';
 
 // How the embedded database's frequent writes reach the disk: bookkeeping left for the next flushed
 // commit, the ledger's transactions flushed off the request thread before they resolve, and every
@@ -31,6 +36,11 @@ function gate(): { readonly opened: Promise<void>; readonly open: () => void } {
     open = resolve;
   });
   return { opened, open };
+}
+
+/** A WAL flusher standing in for the file's, flushing with `flush`. */
+function flusher(flush: () => Promise<void>): FileFlusher {
+  return { flush, failed: false, close: async () => {} };
 }
 
 const FULL = 2;
@@ -67,14 +77,13 @@ describe('sqliteDurability', () => {
     const db = await openSqliteDatabase(path);
     let flushed = 0;
     const flushing = gate();
-    const durability = sqliteDurability(path, {
-      async flush() {
+    const durability = sqliteDurability(
+      path,
+      flusher(async () => {
         await flushing.opened;
         flushed++;
-      },
-      failed: false,
-      close: async () => {},
-    });
+      }),
+    );
     try {
       let resolved = false;
       const charge = durability
@@ -117,14 +126,13 @@ describe('sqliteDurability', () => {
     const path = join(dir, 'charge.sqlite');
     const db = await openSqliteDatabase(path);
     let started = 0;
-    const durability = sqliteDurability(path, {
-      flush: () => {
+    const durability = sqliteDurability(
+      path,
+      flusher(() => {
         started++;
         return new Promise<void>(() => {});
-      },
-      failed: false,
-      close: async () => {},
-    });
+      }),
+    );
     try {
       const mode = await durability.ledger(db.kysely, async (trx) => synchronous(trx), {
         beforeFlushed: true,
@@ -194,11 +202,10 @@ describe('sqliteDurability', () => {
   it('runs a ledger transaction of an in-memory database with nothing to flush', async () => {
     const db = await openSqliteDatabase(':memory:');
     try {
-      const durability = sqliteDurability(':memory:', {
-        flush: () => Promise.reject(new Error('no file to flush')),
-        failed: false,
-        close: async () => {},
-      });
+      const durability = sqliteDurability(
+        ':memory:',
+        flusher(() => Promise.reject(new Error('no file to flush'))),
+      );
       assert.equal(await durability.ledger(db.kysely, async (trx) => synchronous(trx), {}), FULL);
     } finally {
       await db.close();
