@@ -5,7 +5,7 @@ import { audioBoundSeconds } from '../speech/audio-bound.ts';
 import type { AudioTarget } from '../speech/synthesize.ts';
 import { allVoices, type Voice } from '../speech/voices.ts';
 import { ApiError } from './errors.ts';
-import type { StreamBody } from './speech-reply.ts';
+import type { StreamBody } from './stream-writer.ts';
 import { parseTtsRequest, type TtsRequest } from './tts-request.ts';
 
 // `POST /v1/audio/speech`: OpenAI's speech request, read into the request the stream endpoint

@@ -24,6 +24,7 @@ import type { Voice } from '../speech/voices.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import type { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { ApiError } from './errors.ts';
+import { type StreamBody, sendLaterAudio } from './stream-writer.ts';
 import { nothingToSay, type TtsRequest } from './tts-request.ts';
 
 // What every route that speaks shares, whoever its caller is (an API key, a studio session):
@@ -191,16 +192,6 @@ export interface BilledStream extends CallMetrics {
   readonly finish?: () => Promise<void>;
 }
 
-/** How a stream's audio is written into its response body. */
-export interface StreamBody {
-  /** The first write: what precedes the audio (a WAV header, say) and the first audio. */
-  first(audio: Uint8Array): Uint8Array;
-  /** Each later part of the audio. */
-  next(audio: Uint8Array): Uint8Array;
-  /** What ends the body after the last audio (an SSE event, say), if anything. */
-  last(): Uint8Array | undefined;
-}
-
 const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
 
 /**
@@ -284,17 +275,20 @@ export async function streamBilledSpeech(
         .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
     };
     const delivered = { seconds: first.seconds };
-    const heard = await sendAudio(raw, events, body, finish, delivered).catch(async (error: unknown) => {
-      // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
-      raw.destroy();
-      if (error instanceof AudioBoundExceeded) {
-        // Stopped at the input's audio bound: the request failed, and fails uncharged.
-        await refundStream(request, stream, charge.entry, 'stream stopped at its audio bound');
-      } else if (!controller.signal.aborted) {
-        request.log.error({ err: error }, 'stream failed after audio began');
-      }
-      return undefined;
-    });
+    const pacing = { newCallsWaiting: () => stream.pool.newCallsWaiting, firstAt: performance.now() };
+    const heard = await sendLaterAudio(raw, events, body, finish, delivered, pacing).catch(
+      async (error: unknown) => {
+        // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
+        raw.destroy();
+        if (error instanceof AudioBoundExceeded) {
+          // Stopped at the input's audio bound: the request failed, and fails uncharged.
+          await refundStream(request, stream, charge.entry, 'stream stopped at its audio bound');
+        } else if (!controller.signal.aborted) {
+          request.log.error({ err: error }, 'stream failed after audio began');
+        }
+        return undefined;
+      },
+    );
     if (heard !== undefined) metrics.audioDelivered(path, engine, heard);
     // A stream cut short (a hang-up, a failure, the audio bound) records the audio handed to the
     // connection before it stopped, not the estimate the charge was decided on.
@@ -424,44 +418,4 @@ async function refundStream(
   } catch (error) {
     request.log.error({ ...where, err: error }, 'stream charge could not be refunded');
   }
-}
-
-/**
- * Writes the rest of the audio as it comes (a slow reader pauses synthesis instead of filling
- * memory), runs `finish` once it is all written, and ends the body; resolves the audio's
- * duration in seconds. `delivered` counts, as it goes, the seconds of audio handed to the
- * connection (a write Node reports done), which is what a client that hangs up was given.
- */
-async function sendAudio(
-  raw: FastifyReply['raw'],
-  events: AsyncGenerator<SynthesisEvent>,
-  body: StreamBody,
-  finish: () => Promise<void>,
-  delivered: { seconds: number },
-): Promise<number> {
-  let seconds = 0;
-  const write = async (bytes: Uint8Array, audioSeconds = 0) => {
-    const handed = raw.write(bytes, (error) => {
-      if (!error) delivered.seconds += audioSeconds;
-    });
-    if (handed) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        raw.off('drain', done);
-        raw.off('close', done);
-        resolve();
-      };
-      raw.once('drain', done);
-      raw.once('close', done);
-    });
-  };
-  for await (const event of events) {
-    if (event.type === 'audio') await write(body.next(event.bytes), event.seconds);
-    else if (event.type === 'end') seconds = event.seconds;
-  }
-  const last = body.last();
-  if (last) await write(last);
-  await finish();
-  raw.end();
-  return seconds;
 }
