@@ -7,8 +7,8 @@ import {
   IN_HAND_KEPT_SECONDS,
   laterAudioWaitMs,
   MOST_HELD_SECONDS,
-  sendLaterAudio,
   type StreamBody,
+  sendLaterAudio,
 } from '../../src/http/stream-writer.ts';
 import { EnginePool } from '../../src/speech/pool.ts';
 import type { SynthesisEvent } from '../../src/speech/synthesize.ts';
