@@ -65,6 +65,14 @@ class EventFeed implements AsyncIterator<SynthesisEvent> {
   }
 }
 
+/** Resolves once `condition` holds (looked at every 2 ms, for at most 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; !condition(); i++) {
+    if (i > 2500) throw new Error('gave up waiting');
+    await sleep(2);
+  }
+}
+
 const bare: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
 const concat = (parts: readonly Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));
 
@@ -115,7 +123,7 @@ describe('a stream’s later audio', () => {
     await sleep(30);
     assert.equal(raw.writes.length, 0, 'nothing written while new calls wait');
     waiting = false;
-    await sleep(40);
+    await until(() => raw.writes.length > 0);
     assert.equal(raw.writes.length, 1);
     assert.deepEqual(raw.writes[0], concat([new Uint8Array(4).fill(1), new Uint8Array(4).fill(2)]));
     feed.end(6);
@@ -143,7 +151,7 @@ describe('a stream’s later audio', () => {
     await sleep(30);
     assert.equal(raw.writes.length, 0, '1.5 s in hand: it waits');
     clock = 600; // 0.9 s in hand
-    await sleep(30);
+    await until(() => raw.writes.length > 0);
     assert.equal(raw.writes.length, 1);
     feed.end(1.7);
     await done;
