@@ -275,20 +275,17 @@ export async function streamBilledSpeech(
         .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
     };
     const delivered = { seconds: first.seconds };
-    const pacing = { newCallsWaiting: () => stream.pool.newCallsWaiting, firstAt: performance.now() };
-    const heard = await sendLaterAudio(raw, events, body, finish, delivered, pacing).catch(
-      async (error: unknown) => {
-        // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
-        raw.destroy();
-        if (error instanceof AudioBoundExceeded) {
-          // Stopped at the input's audio bound: the request failed, and fails uncharged.
-          await refundStream(request, stream, charge.entry, 'stream stopped at its audio bound');
-        } else if (!controller.signal.aborted) {
-          request.log.error({ err: error }, 'stream failed after audio began');
-        }
-        return undefined;
-      },
-    );
+    const heard = await sendLaterAudio(raw, events, body, finish, delivered).catch(async (error: unknown) => {
+      // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
+      raw.destroy();
+      if (error instanceof AudioBoundExceeded) {
+        // Stopped at the input's audio bound: the request failed, and fails uncharged.
+        await refundStream(request, stream, charge.entry, 'stream stopped at its audio bound');
+      } else if (!controller.signal.aborted) {
+        request.log.error({ err: error }, 'stream failed after audio began');
+      }
+      return undefined;
+    });
     if (heard !== undefined) metrics.audioDelivered(path, engine, heard);
     // A stream cut short (a hang-up, a failure, the audio bound) records the audio handed to the
     // connection before it stopped, not the estimate the charge was decided on.

@@ -324,15 +324,6 @@ export class EnginePool {
     this.#lastArrivalAt = Math.max(this.#lastArrivalAt, at);
   }
 
-  /**
-   * Whether new calls wait now, for the request thread or for their first audio: a request
-   * arrived within `ARRIVAL_QUIET_MS`, or a due clause waits for its first audio. What only a
-   * listener's later need asks for (a later clause, a stream's later audio) can wait meanwhile.
-   */
-  get newCallsWaiting(): boolean {
-    return this.#holding(performance.now());
-  }
-
   /** Streams the encoded audio of one clause. */
   synthesize(job: SynthesisJob): JobStream<Uint8Array> {
     const rate = bytesPerSecond(job.output);
