@@ -31,6 +31,14 @@ export interface AccountLedger {
   /** Calls that hung up or never read, on purpose: what the ledger records beyond what they read (in buffers). */
   readonly hangUps: number;
   readonly hangUpSecondsBeyondRead: number;
+  /**
+   * Streams the service cut after their audio began (the client saw the chunked body end
+   * unfinished): an instance killed with -9 never records what it had handed over, so its
+   * ledger keeps the charge's bound. The ledger's seconds against what the clients heard.
+   */
+  readonly cutStreams: number;
+  readonly cutSecondsLedger: number;
+  readonly cutSecondsHeard: number;
   /** Calls that got audio and have no charge, or a charge without audio (either is a billing error). */
   readonly unmatched: number;
   /** The counted calls' seconds by kind of call (`stream listen pcm16_8k`, `openai wav`...): ledger, heard. */
@@ -136,6 +144,9 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
   let secondsHeard = 0;
   let hangUps = 0;
   let beyond = 0;
+  let cutStreams = 0;
+  let cutLedger = 0;
+  let cutHeard = 0;
   let unmatched = 0;
   const byCall: Record<string, { ledger: number; heard: number; calls: number }> = {};
   const http = calls.filter((c) => c.kind !== 'live' && c.requestId);
@@ -149,6 +160,12 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
     if (call.behaviour.startsWith('hang-up') || call.behaviour.startsWith('never-read')) {
       hangUps++;
       beyond += (charge.seconds ?? 0) - call.seconds;
+      continue;
+    }
+    if (call.end === 'error' && call.code === 'stream_cut') {
+      cutStreams++;
+      cutLedger += charge.seconds ?? 0;
+      cutHeard += call.seconds;
       continue;
     }
     countedCalls++;
@@ -179,6 +196,9 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
     secondsHeard: round(secondsHeard, 1),
     hangUps,
     hangUpSecondsBeyondRead: round(beyond, 1),
+    cutStreams,
+    cutSecondsLedger: round(cutLedger, 1),
+    cutSecondsHeard: round(cutHeard, 1),
     unmatched,
     secondsByCall: Object.fromEntries(
       Object.entries(byCall).map(([key, v]) => [
@@ -265,6 +285,8 @@ export function printSoak(report: SoakReport): void {
       's heard',
       'hang-ups',
       's beyond read',
+      'cut streams',
+      's ledger / heard (cut)',
       'unmatched',
     ],
     report.ledger.map((a) => [
@@ -278,6 +300,8 @@ export function printSoak(report: SoakReport): void {
       fixed(a.secondsHeard),
       String(a.hangUps),
       fixed(a.hangUpSecondsBeyondRead),
+      String(a.cutStreams),
+      `${fixed(a.cutSecondsLedger)} / ${fixed(a.cutSecondsHeard)}`,
       String(a.unmatched),
     ]),
   );
