@@ -132,13 +132,15 @@ describe('EncodingThreads', () => {
     };
     const expected = await Promise.all(compressedFormatNames.map(alone));
     // Three streams have their first half encoded; then one more stream's encoder is at work when
-    // the thread dies under it.
+    // the thread dies under it: forty requests queued (a second each, tens of milliseconds in all),
+    // so that the kill lands while the last of them still waits, however slow the machine.
     const streams = compressedFormatNames.map((name) => threads.open(compressedFormats[name]));
     const firstHalves = await Promise.all(streams.map((stream) => stream.encode(input.subarray(0, half))));
     const victim = threads.open(compressedFormats.flac);
-    const working = victim.encode(input);
+    const queued = Array.from({ length: 40 }, () => victim.encode(input.subarray(0, half)));
+    for (const request of queued) request.catch(() => {});
     assert.equal(await killThreads(ENCODING_THREAD_NAME), 1);
-    await assert.rejects(working, /encoding thread was lost/);
+    await assert.rejects(queued.at(-1) ?? Promise.resolve(), /encoding thread was lost/);
     await assert.rejects(victim.encode(input), /encoding thread was lost/, 'the failed stream stays failed');
     const outputs = await Promise.all(
       streams.map(async (stream, i) =>
