@@ -6,7 +6,6 @@ import type {
   NewLexiconEntry,
 } from '../../accounts/lexicon-repository.ts';
 import { phraseKey } from '../../speech/lexicon.ts';
-import { CompiledOnce } from './compiled-query.ts';
 import type { LexiconEntriesTable, Schema } from './schema.ts';
 
 function toEntry(row: Selectable<LexiconEntriesTable>): LexiconEntry {
@@ -31,10 +30,6 @@ function toEntry(row: Selectable<LexiconEntriesTable>): LexiconEntry {
 export class SqlLexiconRepository implements LexiconRepository {
   readonly #db: Kysely<Schema>;
   readonly #rowLocks: boolean;
-  // Every speech request's (its account's lexicon may have changed), compiled once.
-  readonly #version = new CompiledOnce(1, (db, accountId) =>
-    db.selectFrom('accounts').select('lexicon_version').where('id', '=', accountId),
-  );
 
   constructor(db: Kysely<Schema>, options: { rowLocks: boolean }) {
     this.#db = db;
@@ -42,7 +37,11 @@ export class SqlLexiconRepository implements LexiconRepository {
   }
 
   async version(accountId: string): Promise<number | undefined> {
-    const row = await this.#version.first(this.#db, accountId);
+    const row = await this.#db
+      .selectFrom('accounts')
+      .select('lexicon_version')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
     return row === undefined ? undefined : Number(row.lexicon_version);
   }
 

@@ -13,7 +13,6 @@ import type {
   LockedLedger,
   NewLedgerEntry,
 } from '../../accounts/repositories.ts';
-import { CompiledOnce } from './compiled-query.ts';
 import type { AccountsTable, ApiKeysTable, LedgerTable, Schema } from './schema.ts';
 
 // SQL implementations of the account ports, shared by every dialect. Rules: portable SQL only;
@@ -115,17 +114,6 @@ export class SqlAccountRepository implements AccountRepository {
 export class SqlApiKeyRepository implements ApiKeyRepository {
   readonly #db: Kysely<Schema>;
   readonly #durability: WriteDurability;
-  // Every API request's first query.
-  readonly #byHash = new CompiledOnce(1, (db, hash) =>
-    db.selectFrom('api_keys').selectAll().where('hash', '=', hash),
-  );
-  readonly #touch = new CompiledOnce(3, (db, id, at, staleBefore) =>
-    db
-      .updateTable('api_keys')
-      .set({ last_used_at: at })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)])),
-  );
 
   constructor(db: Kysely<Schema>, options: { durability: WriteDurability }) {
     this.#db = db;
@@ -154,7 +142,7 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.#byHash.first(this.#db, hash);
+    const row = await this.#db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
     return row && toApiKey(row);
   }
 
@@ -181,30 +169,28 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
 
   async touch(id: string, at: string, staleBefore: string): Promise<boolean> {
     const result = await this.#durability.bookkeeping(this.#db, (db) =>
-      this.#touch.run(db, id, at, staleBefore),
+      db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+        .executeTakeFirst(),
     );
-    return (result.numAffectedRows ?? 0n) > 0n;
+    return result.numUpdatedRows > 0n;
   }
 }
 
-// The queries of every charge in a locked ledger, compiled once per repository (`CompiledOnce`).
-function lockedLedgerQueries() {
-  return {
-    // Every entry carries the account's totals after it (written by `append`, inside the account
-    // lock), so an account's totals are its newest entry's: one seek on the unique (account_id,
-    // seq) index however long the history. No entry yet: nothing spent, nothing used.
-    newest: new CompiledOnce(1, (db, accountId) =>
-      db
-        .selectFrom('ledger')
-        .select(['seq', 'balance_after', 'free_uses_after'])
-        .where('account_id', '=', accountId)
-        .orderBy('seq', 'desc')
-        .limit(1),
-    ),
-    byRequest: new CompiledOnce(1, (db, requestId) =>
-      db.selectFrom('ledger').select('id').where('request_id', '=', requestId),
-    ),
-  };
+// Every entry carries the account's totals after it (written by `append`, inside the account
+// lock), so an account's totals are its newest entry's: one seek on the unique (account_id, seq)
+// index however long the history. No entry yet: nothing spent, nothing used.
+function newestEntry(db: Kysely<Schema> | Transaction<Schema>, accountId: string) {
+  return db
+    .selectFrom('ledger')
+    .select(['seq', 'balance_after', 'free_uses_after'])
+    .where('account_id', '=', accountId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 // How each kind of entry changes the count of free generations used.
@@ -224,20 +210,18 @@ interface Totals {
 class SqlLockedLedger implements LockedLedger {
   readonly #trx: Transaction<Schema>;
   readonly #accountId: string;
-  readonly #queries: ReturnType<typeof lockedLedgerQueries>;
   // The newest entry's totals, once read: nobody else can append while the account is locked, so
   // `append` after `summary` needs no second read.
   #totals: Totals | undefined;
 
-  constructor(trx: Transaction<Schema>, accountId: string, queries: ReturnType<typeof lockedLedgerQueries>) {
+  constructor(trx: Transaction<Schema>, accountId: string) {
     this.#trx = trx;
     this.#accountId = accountId;
-    this.#queries = queries;
   }
 
   async #current(): Promise<Totals> {
     if (this.#totals === undefined) {
-      const row = await this.#queries.newest.first(this.#trx, this.#accountId);
+      const row = await newestEntry(this.#trx, this.#accountId);
       this.#totals = {
         seq: toNumber(row?.seq),
         summary: { balance: toNumber(row?.balance_after), freeUses: toNumber(row?.free_uses_after) },
@@ -251,7 +235,12 @@ class SqlLockedLedger implements LockedLedger {
   }
 
   async hasRequest(requestId: string): Promise<boolean> {
-    return (await this.#queries.byRequest.first(this.#trx, requestId)) !== undefined;
+    const row = await this.#trx
+      .selectFrom('ledger')
+      .select('id')
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async requestEntries(requestId: string): Promise<LedgerEntry[]> {
@@ -309,35 +298,13 @@ export interface SqlLedgerOptions {
 /** The token ledger in SQL. */
 export class SqlLedgerRepository implements LedgerRepository {
   readonly #db: Kysely<Schema>;
+  readonly #rowLocks: boolean;
   readonly #durability: WriteDurability;
-  // The queries of every call's precheck and charge, compiled once (`CompiledOnce`).
-  readonly #locked = lockedLedgerQueries();
-  readonly #account: CompiledOnce<{ id: string }>;
-  readonly #summary = new CompiledOnce(1, (db, accountId) =>
-    // One statement for "does the account exist" and its totals, the hot path of every request.
-    // The newest seq is looked up by the id itself, not by `accounts.id`: uncorrelated, it is one
-    // index seek evaluated once, where PostgreSQL would re-run a correlated one per ledger row.
-    db
-      .selectFrom('accounts')
-      .leftJoin('ledger', (join) =>
-        join.onRef('ledger.account_id', '=', 'accounts.id').on('ledger.seq', '=', (eb) =>
-          eb
-            .selectFrom('ledger as newest')
-            .select((max) => max.fn.max('newest.seq').as('seq'))
-            .where('newest.account_id', '=', accountId),
-        ),
-      )
-      .select(['ledger.balance_after', 'ledger.free_uses_after'])
-      .where('accounts.id', '=', accountId),
-  );
 
   constructor(db: Kysely<Schema>, options: SqlLedgerOptions) {
     this.#db = db;
+    this.#rowLocks = options.rowLocks;
     this.#durability = options.durability;
-    this.#account = new CompiledOnce(1, (db, accountId) => {
-      const query = db.selectFrom('accounts').select('id').where('id', '=', accountId);
-      return options.rowLocks ? query.forUpdate() : query;
-    });
   }
 
   async recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean> {
@@ -361,16 +328,32 @@ export class SqlLedgerRepository implements LedgerRepository {
     return this.#durability.ledger(
       this.#db,
       async (trx) => {
-        const account = await this.#account.first(trx, accountId);
+        const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
+        const account = await (this.#rowLocks ? query.forUpdate() : query).executeTakeFirst();
         if (account === undefined) return { found: false } as const;
-        return { found: true, value: await work(new SqlLockedLedger(trx, accountId, this.#locked)) } as const;
+        return { found: true, value: await work(new SqlLockedLedger(trx, accountId)) } as const;
       },
       options,
     );
   }
 
   async summary(accountId: string): Promise<LedgerSummary | undefined> {
-    const row = await this.#summary.first(this.#db, accountId);
+    // One statement for "does the account exist" and its totals, the hot path of every request.
+    // The newest seq is looked up by the id itself, not by `accounts.id`: uncorrelated, it is one
+    // index seek evaluated once, where PostgreSQL would re-run a correlated one per ledger row.
+    const row = await this.#db
+      .selectFrom('accounts')
+      .leftJoin('ledger', (join) =>
+        join.onRef('ledger.account_id', '=', 'accounts.id').on('ledger.seq', '=', (eb) =>
+          eb
+            .selectFrom('ledger as newest')
+            .select((max) => max.fn.max('newest.seq').as('seq'))
+            .where('newest.account_id', '=', accountId),
+        ),
+      )
+      .select(['ledger.balance_after', 'ledger.free_uses_after'])
+      .where('accounts.id', '=', accountId)
+      .executeTakeFirst();
     return row && { balance: toNumber(row.balance_after), freeUses: toNumber(row.free_uses_after) };
   }
 
