@@ -60,7 +60,9 @@ export async function sendLaterAudio(
     const handed = raw.write(bytes, (error) => {
       if (!error) delivered.seconds += audioSeconds;
     });
-    if (!handed) drained ??= untilDrained();
+    // A socket already destroyed (the client gone before this write) refuses it and will emit
+    // neither 'drain' nor 'close' again: waiting would hold the call open for good.
+    if (!handed && !raw.destroyed) drained ??= untilDrained();
   };
   try {
     for (;;) {

@@ -12,8 +12,14 @@ class RecordingResponse extends EventEmitter {
   ended: Uint8Array | undefined | null = null;
   /** Whether a write fills the socket (Node then says so by returning false). */
   full = false;
+  /** The client is gone: as Node does, a write fails and returns false, and no drain will come. */
+  destroyed = false;
 
   write(bytes: Uint8Array, done?: (error?: Error | null) => void): boolean {
+    if (this.destroyed) {
+      queueMicrotask(() => done?.(new Error('write after the socket was destroyed')));
+      return false;
+    }
     this.writes.push(Uint8Array.from(bytes));
     queueMicrotask(() => done?.(null));
     return !this.full;
@@ -101,6 +107,18 @@ describe('a stream’s later audio', () => {
     feed.end(0.8);
     await done;
     assert.equal(raw.writes.length, 2);
+  });
+
+  it('comes to its end when the client left before a write, waiting for no drain that will never come', async () => {
+    const { raw, feed, delivered, done } = writer(0.2);
+    raw.destroyed = true;
+    raw.emit('close');
+    feed.audio(1, 0.3);
+    await sleep(20);
+    feed.end(0.5);
+    const ended = await Promise.race([done.then(() => 'ended'), sleep(500).then(() => 'still waiting')]);
+    assert.equal(ended, 'ended');
+    assert.equal(delivered.seconds, 0.2, 'the failed write is not counted as heard');
   });
 
   it('ends the body with its last bytes, after the audio and once `finish` has run', async () => {
