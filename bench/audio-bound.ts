@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { MAX_SECONDS_PER_CHARACTER } from '../src/speech/audio-bound.ts';
 import { readInputText } from '../src/speech/input-text.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { synthesize } from '../src/speech/synthesize.ts';
 import { builtInVoices, type Voice } from '../src/speech/voices.ts';
 import { codePointCount } from '../src/unicode.ts';

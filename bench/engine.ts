@@ -1,5 +1,5 @@
 import { streamFormats } from '../src/speech/audio/formats.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { builtInVoices, findVoice, type Voice } from '../src/speech/voices.ts';

@@ -5,7 +5,7 @@ import type { Config } from '../src/config.ts';
 import { assignedVoice, loadAssignedVoices } from '../src/speech/assigned-voices.ts';
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { checkVoicePack } from '../src/speech/engines/neural/voice-pack.ts';
-import { defaultHeavyCalls, EnginePool } from '../src/speech/pool.ts';
+import { defaultHeavyCalls, EnginePool } from '../src/speech/pool/engine-pool.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { builtInVoices, type Voice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';

@@ -4,7 +4,7 @@ import { COMPRESSED_SAMPLE_RATE, compressedFormatNames } from '../src/speech/aud
 import { loadFormatEncoders } from '../src/speech/audio/format-encoders.ts';
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import { littleEndianBytesToInt16 } from '../src/speech/audio/pcm.ts';
-import type { EnginePool } from '../src/speech/pool.ts';
+import type { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { findVoice, type Voice } from '../src/speech/voices.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import { ClauseCache } from '../src/speech/clause-cache.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { findVoice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { calibrate, LOUDNESS_TARGET_LUFS, voiceLoudness } from '../src/speech/loudness/calibration.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { builtInVoices, type Voice } from '../src/speech/voices.ts';
 import { levelCosts, printLevelCosts } from './level-cost.ts';
 

@@ -8,7 +8,7 @@ import { parseArgs, promisify } from 'node:util';
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import { encodeWav } from '../src/speech/audio/wav.ts';
 import type { EspeakVariant } from '../src/speech/engines/espeak-ng.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { frontEndFor } from '../src/speech/text/front-end.ts';
 import { brighter, deeper, type Voice, voicesOf } from '../src/speech/voices.ts';

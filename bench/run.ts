@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import { EnginePool } from '../src/speech/pool.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { againstSettings, benchAgainst } from './against.ts';

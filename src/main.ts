@@ -13,7 +13,7 @@ import { startMetricsListener } from './http/metrics-listener.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
 import { loadAssignedVoices } from './speech/assigned-voices.ts';
 import { ClauseCache } from './speech/clause-cache.ts';
-import { EnginePool } from './speech/pool.ts';
+import { EnginePool } from './speech/pool/engine-pool.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
 import { openDatabase } from './store/db/database.ts';

@@ -10,7 +10,7 @@ import type { SpeechDocument } from '../speech/document.ts';
 import { engines, frontEndOf } from '../speech/engines/registry.ts';
 import { readInputText } from '../speech/input-text.ts';
 import { withPronunciations } from '../speech/lexicon.ts';
-import { EnginePool } from '../speech/pool.ts';
+import { EnginePool } from '../speech/pool/engine-pool.ts';
 import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/synthesize.ts';
 import { splitClauses } from '../speech/text/clauses.ts';
 import { withoutMarks } from '../speech/text/word-language/marks.ts';

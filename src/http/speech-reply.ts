@@ -11,7 +11,7 @@ import {
 import type { LedgerEntry } from '../accounts/repositories.ts';
 import type { SpeechPath, TransportMetrics } from '../metrics/metrics.ts';
 import type { AccountClauses } from '../speech/clause-cache.ts';
-import type { EnginePool, OpenCall } from '../speech/pool.ts';
+import type { EnginePool, OpenCall } from '../speech/pool/engine-pool.ts';
 import {
   AudioBoundExceeded,
   type AudioTarget,

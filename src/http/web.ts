@@ -10,7 +10,7 @@ import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { TransportMetrics } from '../metrics/metrics.ts';
 import type { ClauseCache } from '../speech/clause-cache.ts';
-import type { EnginePool } from '../speech/pool.ts';
+import type { EnginePool } from '../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { messagePage } from '../web/pages/message.ts';
 import { ApiError } from './errors.ts';

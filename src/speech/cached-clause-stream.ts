@@ -42,7 +42,7 @@ export interface ClauseReader {
  * one reader is left: when the last one leaves (cancelled, failed, or closed before the end), the
  * job is cancelled. Once the job has ended on its own the clause is given to `keep` whole (never
  * one cancelled, failed or cut short: a job the pool interrupted and resumed delivers its clause
- * whole, without repeats, see `pool-protocol.ts`), and `settled` is called once, when a new
+ * whole, without repeats, see `pool/protocol.ts`), and `settled` is called once, when a new
  * reader can no longer join (the job ended, failed or was cancelled).
  */
 export class SharedClause {

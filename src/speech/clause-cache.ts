@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type ClauseJob, replayClause, SharedClause } from './cached-clause-stream.ts';
 import { type EngineInput, type EngineWord, inputText } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
-import type { OutputSpec } from './pool-protocol.ts';
+import type { OutputSpec } from './pool/protocol.ts';
 import type { Voice } from './voices.ts';
 
 /**

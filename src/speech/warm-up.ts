@@ -1,6 +1,6 @@
 import { streamFormats } from './audio/formats.ts';
 import { frontEndOf } from './engines/registry.ts';
-import type { OutputSpec, WarmUpPlan } from './pool-protocol.ts';
+import type { OutputSpec, WarmUpPlan } from './pool/protocol.ts';
 import { splitClauses } from './text/clauses.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 import { loadWordLists } from './text/word-language/lexicons.ts';

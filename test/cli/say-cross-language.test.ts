@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EnginePool } from '../../src/speech/pool.ts';
+import { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { kinyarwandaToIpa } from '../../src/speech/text/rw/g2p.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { allVoices } from '../../src/speech/voices.ts';
 import { SITE_LANGUAGES, type SiteLanguage } from '../../src/web/i18n/languages.ts';
 import { translatorFor } from '../../src/web/i18n/translator.ts';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { CHROMIUM, CHROMIUM_ARGS, noChromium } from '../helpers/chromium.ts';
 import { noDecoder, probe } from '../helpers/decoder.ts';
 import { lowContrastTexts } from '../helpers/page-checks.ts';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket, { WebSocketServer } from 'ws';
 import { TwilioBridge } from '../../examples/twilio/bridge.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { buildTtsTestApp, listenOnLoopback, startTestPool, type TtsFixture } from '../helpers/tts-fixture.ts';
 

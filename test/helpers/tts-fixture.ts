@@ -15,7 +15,7 @@ import type { Limits } from '../../src/http/routes/voices.ts';
 import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
 import type { ClauseCache } from '../../src/speech/clause-cache.ts';
-import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool.ts';
+import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
 import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';

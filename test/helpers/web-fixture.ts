@@ -9,7 +9,7 @@ import { SessionService } from '../../src/accounts/sessions.ts';
 import { StudioAudioService } from '../../src/accounts/studio-audio.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
 import { UserService } from '../../src/accounts/users.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { webRepositories } from '../../src/store/db/web-repositories.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';

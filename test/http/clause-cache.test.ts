@@ -5,7 +5,7 @@ import { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { ClauseCache } from '../../src/speech/clause-cache.ts';
 import { inputText } from '../../src/speech/engines/engine.ts';
-import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import { METRICS_TOKEN, scrape } from '../helpers/metrics.ts';

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { MAX_SECONDS_PER_CHARACTER } from '../../src/speech/audio-bound.ts';
-import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { codePointCount } from '../../src/unicode.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import { buildTtsTestApp, listenOnLoopback, startTestPool, type TtsFixture } from '../helpers/tts-fixture.ts';
 

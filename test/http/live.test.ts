@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tokensFor } from '../../src/accounts/billing.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { startMetricsListener } from '../../src/http/metrics-listener.ts';
 import { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import { METRICS_TOKEN, Scrape, scrape } from '../helpers/metrics.ts';

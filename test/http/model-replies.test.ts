@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EngineInput } from '../../src/speech/engines/engine.ts';
 import { markdownDocument } from '../../src/speech/markdown/read.ts';
-import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import { randomMarkdownReply, randomPieces, wordsOf } from '../helpers/random-markdown.ts';

@@ -12,7 +12,7 @@ import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignme
 import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
 import { calibratePackSpeakers } from '../../src/speech/loudness/pack-calibration.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { useAssignedVoices } from '../../src/speech/voices.ts';
 import { measureLoudness, noDecoder } from '../helpers/decoder.ts';
 import { LiveClient } from '../helpers/live-client.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { decode, noDecoder, probe } from '../helpers/decoder.ts';
 import {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { findVoice, type Voice } from '../../src/speech/voices.ts';
 import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
 import {

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadAssignedVoices } from '../../src/speech/assigned-voices.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { useAssignedVoices } from '../../src/speech/voices.ts';
 import { admin, field, type Outcome } from '../helpers/admin-cli.ts';
 import { buildTtsTestApp, startTestPool, type TtsFixture, withKey } from '../helpers/tts-fixture.ts';

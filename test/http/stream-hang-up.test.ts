@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import {

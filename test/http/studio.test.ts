@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import { encodeWav } from '../../src/speech/audio/wav.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { decode, noDecoder, probe } from '../helpers/decoder.ts';
 import { tone } from '../helpers/signals.ts';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
 import { LexiconService } from '../../src/accounts/lexicons.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ClausePart } from '../../src/speech/engines/engine.ts';
-import type { EnginePool, SynthesisJob } from '../../src/speech/pool.ts';
+import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import { randomPieces } from '../helpers/random-markdown.ts';
 import { randomSource } from '../helpers/signals.ts';

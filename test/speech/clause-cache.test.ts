@@ -16,7 +16,7 @@ import {
   clauseKey,
 } from '../../src/speech/clause-cache.ts';
 import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
-import type { EnginePool } from '../../src/speech/pool.ts';
+import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import {
   type AudioTarget,
   plainSpeech,

@@ -4,7 +4,7 @@ import { type StreamFormat, streamFormats } from '../../src/speech/audio/formats
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import type { SpeechSegment } from '../../src/speech/document.ts';
-import { EnginePool, type SynthesisJob } from '../../src/speech/pool.ts';
+import { EnginePool, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import {
   type AudioTarget,
   plainSpeech,

@@ -6,7 +6,7 @@ import { newId } from '../../accounts/ids.ts';
 import { LiveBill } from '../../accounts/live-bill.ts';
 import type { TransportMetrics } from '../../metrics/metrics.ts';
 import type { ClauseCache } from '../../speech/clause-cache.ts';
-import type { EnginePool } from '../../speech/pool.ts';
+import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
 import type { TtsLexicons } from '../routes/tts.ts';

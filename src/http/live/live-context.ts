@@ -4,7 +4,7 @@ import { FRAME_MS } from '../../speech/audio/formats.ts';
 import type { AccountClauses } from '../../speech/clause-cache.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
 import type { Lexicon } from '../../speech/lexicon.ts';
-import type { EnginePool, OpenCall } from '../../speech/pool.ts';
+import type { EnginePool, OpenCall } from '../../speech/pool/engine-pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
 import { LiveClauses } from '../../speech/text/live-clauses.ts';
 import { StoreUnavailableError } from '../../store/store-unavailable.ts';

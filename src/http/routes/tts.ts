@@ -5,7 +5,7 @@ import type { LexiconService } from '../../accounts/lexicons.ts';
 import type { SpeechPath, TransportMetrics } from '../../metrics/metrics.ts';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { ClauseCache } from '../../speech/clause-cache.ts';
-import type { EnginePool } from '../../speech/pool.ts';
+import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import { type SynthesisEvent, synthesize } from '../../speech/synthesize.ts';
 import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';

@@ -1,6 +1,6 @@
 import { integratedLoudness } from '../audio/loudness-meter.ts';
 import { littleEndianBytesToInt16 } from '../audio/pcm.ts';
-import type { EnginePool } from '../pool.ts';
+import type { EnginePool } from '../pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../synthesize.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
 import type { Voice } from '../voices.ts';

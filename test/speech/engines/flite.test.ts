@@ -9,8 +9,8 @@ import {
   fliteArguments,
 } from '../../../src/speech/engines/flite/flite.ts';
 import { SPOKEN_FLITE_VOICES } from '../../../src/speech/engines/flite/unused-voice-data.ts';
-import { EnginePool } from '../../../src/speech/pool.ts';
-import type { OutputSpec } from '../../../src/speech/pool-protocol.ts';
+import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
 import { collect } from '../../helpers/streams.ts';
 

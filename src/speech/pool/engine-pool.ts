@@ -1,15 +1,16 @@
 import type { Worker } from 'node:worker_threads';
-import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
-import type { CompressedFormat } from './audio/compressed-formats.ts';
-import { type EncodingStream, EncodingThreads } from './audio/encoding-threads.ts';
+import { noMetrics, type PoolMetrics } from '../../metrics/metrics.ts';
+import type { CompressedFormat } from '../audio/compressed-formats.ts';
+import { type EncodingStream, EncodingThreads } from '../audio/encoding-threads.ts';
 import {
   type EngineId,
   type EngineInput,
   type EngineVoice,
   type EngineWord,
   inputText,
-} from './engines/engine.ts';
-import { engines } from './engines/registry.ts';
+} from '../engines/engine.ts';
+import { engines } from '../engines/registry.ts';
+import { startTypeScriptWorker } from '../typescript-worker.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -20,8 +21,7 @@ import {
   type WarmUpPlan,
   type WorkerData,
   type YieldWindow,
-} from './pool-protocol.ts';
-import { startTypeScriptWorker } from './typescript-worker.ts';
+} from './protocol.ts';
 
 export interface PoolOptions {
   /** Worker threads, each with its own engine instances. */
@@ -160,7 +160,7 @@ const COST_SMOOTHING = 0.05;
 export const POOL_WORKER_NAME = 'ijwi-engine';
 
 function startWorker(workerData: WorkerData): Worker {
-  return startTypeScriptWorker(new URL('./pool-worker.ts', import.meta.url), workerData, POOL_WORKER_NAME);
+  return startTypeScriptWorker(new URL('./worker-thread.ts', import.meta.url), workerData, POOL_WORKER_NAME);
 }
 
 /** What each engine prepares once for every worker (`EngineDescriptor.prepare`), by engine. */

@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { joinBytes } from './audio/bytes.ts';
-import { createStreamEncoderCache } from './audio/encoder.ts';
-import { createLevelStage } from './audio/level.ts';
-import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from './engines/engine.ts';
+import { joinBytes } from '../audio/bytes.ts';
+import { createStreamEncoderCache } from '../audio/encoder.ts';
+import { createLevelStage } from '../audio/level.ts';
+import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from '../engines/engine.ts';
 // The engines alone: a worker never reads text, so it loads no front-end (`registry.ts` has them).
-import { engines } from './engines/engine-list.ts';
+import { engines } from '../engines/engine-list.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
@@ -12,14 +12,14 @@ import {
   type OutputSpec,
   type ToWorker,
   type WorkerData,
-} from './pool-protocol.ts';
+} from './protocol.ts';
 import { lowerThreadPriority } from './thread-priority.ts';
 
 // One engine pool thread: its own engine instances and resamplers, one job at a time. The
 // engine blocks this thread while it speaks, so cancellation arrives through shared memory.
 
 const port = parentPort;
-if (!port) throw new Error('pool-worker must run in a worker thread');
+if (!port) throw new Error('worker-thread.ts must run in a worker thread');
 const { control, waiting, warmUp, prepared, niceness } = workerData as WorkerData;
 // Below the request thread: what needs no engine (a request accepted and authorised, a cached
 // first clause sent) goes ahead of the clauses this thread speaks.

@@ -1,4 +1,4 @@
-import type { EngineId, EngineInput, EngineVoice, EngineWord } from './engines/engine.ts';
+import type { EngineId, EngineInput, EngineVoice, EngineWord } from '../engines/engine.ts';
 
 /** What a synthesis job asks the worker to deliver: audio at this rate, in this encoding. */
 export interface OutputSpec {
