@@ -5,7 +5,9 @@ import type { Config } from '../src/config.ts';
 import { assignedVoice, loadAssignedVoices } from '../src/speech/assigned-voices.ts';
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import { checkVoicePack } from '../src/speech/engines/neural/voice-pack.ts';
-import { defaultHeavyCalls, EnginePool } from '../src/speech/pool/engine-pool.ts';
+import { engines as registeredEngines } from '../src/speech/engines/registry.ts';
+import { callLimitOf } from '../src/speech/pool/admission.ts';
+import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
 import { builtInVoices, type Voice } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
@@ -63,12 +65,13 @@ export async function benchEngineCapacities(
     });
     try {
       // The limit the service starts its pool with (main.ts): NEURAL_MAX_CALLS, else the pool's
-      // default for its size.
-      const neuralLimit = options.neuralMaxCalls ?? defaultHeavyCalls(pool.size);
+      // default for its size (from the engine's descriptor).
+      const neuralLimit = options.neuralMaxCalls ?? callLimitOf(registeredEngines.neural, pool.size);
       const results: EngineCapacity[] = [];
       for (const engine of engines) {
         progress(`  ${engine.engine}: ${engine.label}`);
-        const limit = engine.engine === 'neural' ? { serviceCallLimit: neuralLimit } : {};
+        const limit =
+          engine.engine === 'neural' && neuralLimit !== undefined ? { serviceCallLimit: neuralLimit } : {};
         results.push({ ...(await benchOne(pool, engine, turns, settings)), ...limit });
       }
       return results;

@@ -126,6 +126,17 @@ export interface EngineDescriptor {
    */
   readonly analysesClauseWhole?: boolean;
   /**
+   * Set for an engine whose clauses cost tens of times what espeak-ng's do (a neural voice:
+   * 10-100x). The pool runs its clauses on all workers but one (so one is always left to the other
+   * engines' first audio), never lets one yield (spoken again, it would cost as much again), and
+   * admits a bounded number of its calls at once (`EnginePool.openCall`): past that a caller is
+   * told to come back rather than queued without bound. See `pool/admission.ts`.
+   */
+  readonly heavy?: {
+    /** Calls in flight it takes per worker it may use, unless the service's configuration says otherwise. */
+    readonly callsPerWorker: number;
+  };
+  /**
    * Reads IPA (SSML `<phoneme>`) for a voice of `language` in the engine's own notation, on the
    * main thread, before anything is queued; absent when the engine reads text only.
    */

@@ -1,4 +1,3 @@
-import type { Worker } from 'node:worker_threads';
 import { noMetrics, type PoolMetrics } from '../../metrics/metrics.ts';
 import type { CompressedFormat } from '../audio/compressed-formats.ts';
 import { type EncodingStream, EncodingThreads } from '../audio/encoding-threads.ts';
@@ -10,7 +9,8 @@ import {
   inputText,
 } from '../engines/engine.ts';
 import { engines } from '../engines/registry.ts';
-import { startTypeScriptWorker } from '../typescript-worker.ts';
+import { CallCount, callLimitOf, heavyWorkersOf, mayTakeWorker, type OpenCall } from './admission.ts';
+import { CostEstimate } from './cost.ts';
 import { JobStream } from './job-stream.ts';
 import {
   bytesPerSecond,
@@ -19,16 +19,32 @@ import {
   type OutputSpec,
   type ToWorker,
   type WarmUpPlan,
-  type WorkerData,
   type YieldWindow,
 } from './protocol.ts';
+import {
+  dueAgain,
+  enqueue,
+  holdEndsAt,
+  isHolding,
+  type ScheduledJob,
+  startsDueBy,
+  takeNext,
+  yieldsWanted,
+  yieldWindowOf,
+} from './schedule.ts';
+import { EngineWorkers, type WorkerSlot } from './workers.ts';
+
+export type { OpenCall } from './admission.ts';
 
 export interface PoolOptions {
   /** Worker threads, each with its own engine instances. */
   readonly size: number;
   /** What each worker speaks at start, so the first request is as fast as the hundredth. */
   readonly warmUp: WarmUpPlan;
-  /** Calls a heavy engine takes at once (`HEAVY_ENGINES`); by default `CALLS_PER_HEAVY_WORKER` a worker it may use. */
+  /**
+   * Calls a heavy engine takes at once (`EngineDescriptor.heavy`); by default its calls per worker
+   * for each worker it may use.
+   */
   readonly heavyCalls?: Partial<Record<EngineId, number>>;
   /** Where clause lateness, engine time and admissions are recorded; nothing by default. */
   readonly metrics?: PoolMetrics;
@@ -39,31 +55,6 @@ export interface PoolOptions {
    * `lowerThreadPriority`); 0 by default, the same priority.
    */
   readonly workerNiceness?: number;
-}
-
-/**
- * Engines that cost tens of times what espeak-ng does (a neural voice: 10-100x). Their clauses run
- * on all workers but one (so one is always left to the other engines' first audio), never yield
- * (a clause spoken again would cost as much again), and each takes a bounded number of calls at
- * once (`openCall`): past that a caller is told to come back, rather than queued without bound.
- */
-const HEAVY_ENGINES: ReadonlySet<EngineId> = new Set(['neural']);
-/** Calls in flight a heavy engine takes per worker it may use, unless `heavyCalls` says otherwise. */
-export const CALLS_PER_HEAVY_WORKER = 4;
-
-/** Workers a heavy engine's clauses may hold at once in a pool of `size`: all but one, when there are two or more. */
-export function heavyWorkersOf(size: number): number {
-  return Math.max(1, size - 1);
-}
-
-/** The calls a heavy engine takes at once in a pool of `size` when `heavyCalls` does not say. */
-export function defaultHeavyCalls(size: number): number {
-  return heavyWorkersOf(size) * CALLS_PER_HEAVY_WORKER;
-}
-
-/** A call admitted by `openCall`: its engine counts it until it is closed. */
-export interface OpenCall {
-  close(): void;
 }
 
 /** The call of an engine that takes every call: nothing to count. */
@@ -93,25 +84,10 @@ export interface SynthesisJob {
 /** What a worker's `done` carries besides the end of the audio. */
 type DoneMessage = Extract<FromWorker, { type: 'done' }>;
 
-interface QueuedJob {
-  readonly id: number;
+interface QueuedJob extends ScheduledJob {
   readonly message: ToWorker;
   /** Of the input: with its engine's cost per character, the measure of how long the job will take. */
   readonly characters: number;
-  readonly engine: EngineId;
-  /** When its next audio is needed; moves later by the audio it has delivered when it yields. */
-  deadline: number;
-  /** Of the job's output; 0 for a job without audio. */
-  readonly bytesPerSecond: number;
-  /** Bytes the caller has been given. */
-  delivered: number;
-  /**
-   * When its listener began to play its audio: its first bytes, or its deadline if they came
-   * sooner. A job that started late gives its listener audio from then on, not from its deadline.
-   */
-  playingFrom: number | undefined;
-  /** True once this run of the job has sent audio (its lateness is recorded then); false again when it yields. */
-  sounding: boolean;
   /** Undefined once the job may no longer yield: it has no deadline, or it has yielded once. */
   yieldWindow: YieldWindow | undefined;
   readonly stream: JobStream<Uint8Array>;
@@ -119,56 +95,9 @@ interface QueuedJob {
   detach(): void;
 }
 
-interface Slot {
-  worker: Worker;
-  readonly control: Int32Array;
-  job: QueuedJob | undefined;
-  /** When the worker took its job. */
-  startedAt: number;
-  ready: boolean;
-}
-
-/**
- * A running job may yield its worker once it has delivered this much audio, which its listener
- * plays while the job waits, and no later than `YIELD_UNTIL_SECONDS`: the engine cannot pause,
- * so the resumed job speaks its clause from the start again and drops what was delivered, and
- * that repeated work must stay small (two seconds of audio cost a few ms with espeak-ng, about
- * 25 ms with Flite). This is what lets a burst of new calls each get its first audio without
- * waiting for whole clauses of the others. A second, not less: the interrupted job must resume
- * before its listener has played it, and with half a second (tried) a burst of 64 calls left
- * most of its streams waiting mid-sentence (`npm run bench`, bursts: late streams).
- */
-const YIELD_FROM_SECONDS = 1;
-const YIELD_UNTIL_SECONDS = 2;
-/**
- * What needs no engine goes ahead of the clauses listeners need only later: while a request is
- * being accepted (one arrived within `ARRIVAL_QUIET_MS`, see `requestArrived`) or a clause that
- * is due waits for its first audio (a new call's first clause, queued or speaking), a worker does
- * not start a job due more than `HOLD_AHEAD_MS` from now (a call's later clause, a file's) and
- * leaves the cores to the request thread and to that first audio. A held job starts once neither
- * holds, or once it is due within `HOLD_AHEAD_MS`, whichever comes first: held, it can come no
- * closer to its listener's need than that, which is more than a clause takes with its queue.
- */
-const HOLD_AHEAD_MS = 500;
-const ARRIVAL_QUIET_MS = 10;
-/** Worker time per input character before any is measured (about 8 ms for a 40-character clause). */
-const INITIAL_MS_PER_CHARACTER = 0.2;
-/** Weight of each new measurement in the moving average of worker time per character. */
-const COST_SMOOTHING = 0.05;
-
-/** The name in a pool worker's title (a debugger, a profile, a fault drill shows it). */
-export const POOL_WORKER_NAME = 'ijwi-engine';
-
-function startWorker(workerData: WorkerData): Worker {
-  return startTypeScriptWorker(new URL('./worker-thread.ts', import.meta.url), workerData, POOL_WORKER_NAME);
-}
-
-/** What each engine prepares once for every worker (`EngineDescriptor.prepare`), by engine. */
-async function prepareEngines(): Promise<WorkerData['prepared']> {
-  const prepared = await Promise.all(
-    Object.values(engines).map(async (engine) => [engine.id, await engine.prepare?.()] as const),
-  );
-  return Object.fromEntries(prepared.filter(([, value]) => value !== undefined));
+/** Whether `engine`'s descriptor marks it heavy (`EngineDescriptor.heavy`, `admission.ts`). */
+function isHeavy(engine: EngineId): boolean {
+  return engines[engine].heavy !== undefined;
 }
 
 /** The measure of a job's work: the characters of its text or phonemes. */
@@ -176,42 +105,26 @@ function inputLength(message: ToWorker): number {
   return inputText(message.input).length;
 }
 
-/** When a job's listener runs out of the audio it has been given. */
-function dueAgain(job: QueuedJob): number {
-  const from = job.playingFrom ?? job.deadline;
-  return job.bytesPerSecond > 0 ? from + (job.delivered / job.bytesPerSecond) * 1000 : from;
-}
-
-/** True when `a` runs before `b`: the earlier deadline, then the earlier arrival. */
-function before(a: QueuedJob, b: QueuedJob): boolean {
-  return a.deadline < b.deadline || (a.deadline === b.deadline && a.id < b.id);
-}
-
 /**
  * Worker threads that run the engines. Each job is one clause; a worker runs one job at a
  * time and streams its audio back as it is produced, so two requests' audio never mix. Jobs
- * run earliest deadline first. Cancelling (AbortSignal, or leaving the `for await` loop) drops
- * a queued job at once and stops a running one at its next engine chunk (a tenth of a second
- * of audio, well under a millisecond of work), through a flag in shared memory the blocked
- * worker reads.
+ * run earliest deadline first, by the policy in `schedule.ts`. Cancelling (AbortSignal, or
+ * leaving the `for await` loop) drops a queued job at once and stops a running one at its next
+ * engine chunk (a tenth of a second of audio, well under a millisecond of work), through a flag
+ * in shared memory the blocked worker reads.
  */
 export class EnginePool {
-  readonly #slots: Slot[] = [];
+  readonly #workers: EngineWorkers<QueuedJob>;
   /** Waiting jobs, soonest due first. */
   readonly #queue: QueuedJob[] = [];
   /** Shared with every worker: how many waiting jobs a running one may yield to (`#publishWaiting`). */
   readonly #waiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  /** Warm-up samples the workers could not speak, once each. */
-  readonly #warmUpFailures = new Set<string>();
   /** Calls in flight on each heavy engine (`openCall`). */
-  readonly #calls = new Map<EngineId, number>();
-  /** Worker time per input character, by engine: Flite's clauses cost several times espeak-ng's. */
-  readonly #msPerCharacter = new Map<EngineId, number>();
+  readonly #calls = new CallCount();
+  readonly #cost = new CostEstimate();
   readonly #options: PoolOptions;
   readonly #metrics: PoolMetrics;
   #encoding: EncodingThreads | undefined;
-  /** What the engines prepared once for every worker, a replacement's included. */
-  #prepared: WorkerData['prepared'] = {};
   #nextId = 1;
   #closed = false;
   /** When the last request arrived (`requestArrived`), on the `performance.now()` clock. */
@@ -223,6 +136,14 @@ export class EnginePool {
   private constructor(options: PoolOptions) {
     this.#options = options;
     this.#metrics = options.metrics ?? noMetrics;
+    this.#workers = new EngineWorkers<QueuedJob>(
+      { warmUp: options.warmUp, waiting: this.#waiting, niceness: options.workerNiceness ?? 0 },
+      {
+        ready: () => this.#schedule(),
+        message: (slot, message) => this.#onJobMessage(slot, message),
+        lost: (slot, error) => this.#lose(slot, error),
+      },
+    );
   }
 
   /** Starts the workers and resolves once every one has loaded and warmed its engines. */
@@ -231,9 +152,8 @@ export class EnginePool {
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
     try {
-      pool.#prepared = await prepareEngines();
       pool.#encoding = new EncodingThreads(options.encodingThreads ?? 1);
-      await Promise.all(Array.from({ length: options.size }, () => pool.#spawn()));
+      await pool.#workers.start(options.size);
     } catch (error) {
       await pool.close();
       throw error;
@@ -243,20 +163,19 @@ export class EnginePool {
 
   /** The warm-up samples the workers could not speak (their engine's errors): the service starts without them. */
   get warmUpFailures(): readonly string[] {
-    return [...this.#warmUpFailures];
+    return this.#workers.warmUpFailures;
   }
 
-  /** True when every worker is warmed and none has been lost. */
   /**
    * True while the pool takes jobs: it is open and a worker is warm. A worker that died is
    * replaced while the others serve: the pool stays ready while the replacement warms up.
    */
   get ready(): boolean {
-    return !this.#closed && this.#slots.some((s) => s.ready);
+    return !this.#closed && this.#workers.slots.some((s) => s.ready);
   }
 
   get size(): number {
-    return this.#slots.length;
+    return this.#workers.slots.length;
   }
 
   /** Jobs waiting for a worker. */
@@ -274,7 +193,7 @@ export class EnginePool {
 
   /** Jobs a worker is running now. */
   get running(): number {
-    return this.#slots.filter((s) => s.job !== undefined).length;
+    return this.#workers.slots.filter((s) => s.job !== undefined).length;
   }
 
   /** Workers a heavy engine's clauses may hold at once (`heavyWorkersOf`). */
@@ -284,13 +203,12 @@ export class EnginePool {
 
   /** Calls a heavy engine takes at once; undefined for the others, which take every call. */
   callLimit(engine: EngineId): number | undefined {
-    if (!HEAVY_ENGINES.has(engine)) return undefined;
-    return this.#options.heavyCalls?.[engine] ?? defaultHeavyCalls(this.#options.size);
+    return callLimitOf(engines[engine], this.#options.size, this.#options.heavyCalls);
   }
 
   /** Calls in flight on `engine` (counted for heavy engines only). */
   callsOn(engine: EngineId): number {
-    return this.#calls.get(engine) ?? 0;
+    return this.#calls.on(engine);
   }
 
   /**
@@ -300,19 +218,9 @@ export class EnginePool {
   openCall(engine: EngineId): OpenCall | undefined {
     const limit = this.callLimit(engine);
     if (limit === undefined) return UNCOUNTED_CALL;
-    const calls = this.callsOn(engine);
-    const admitted = calls < limit;
-    this.#metrics.callAdmission(engine, admitted);
-    if (!admitted) return undefined;
-    this.#calls.set(engine, calls + 1);
-    let open = true;
-    return {
-      close: () => {
-        if (!open) return;
-        open = false;
-        this.#calls.set(engine, this.callsOn(engine) - 1);
-      },
-    };
+    const call = this.#calls.open(engine, limit);
+    this.#metrics.callAdmission(engine, call !== undefined);
+    return call;
   }
 
   /**
@@ -343,10 +251,7 @@ export class EnginePool {
       {
         deadline: job.deadline ?? performance.now(),
         bytesPerSecond: rate,
-        yieldWindow:
-          job.deadline === undefined || HEAVY_ENGINES.has(job.voice.engine)
-            ? undefined
-            : { fromBytes: rate * YIELD_FROM_SECONDS, untilBytes: rate * YIELD_UNTIL_SECONDS },
+        yieldWindow: yieldWindowOf(rate, { deadline: job.deadline, heavy: isHeavy(job.voice.engine) }),
       },
       job.signal,
       job.onWords ? (done) => done.words && job.onWords?.(done.words) : undefined,
@@ -383,12 +288,7 @@ export class EnginePool {
     await this.#encoding?.close();
     const error = new Error('engine pool closed');
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
-    await Promise.all(
-      this.#slots.map(async (slot) => {
-        slot.job?.stream.fail(error);
-        await slot.worker.terminate();
-      }),
-    );
+    await this.#workers.close((slot) => slot.job?.stream.fail(error));
   }
 
   #enqueue(
@@ -408,6 +308,7 @@ export class EnginePool {
       message,
       characters: inputLength(message),
       engine: message.voice.engine,
+      heavy: isHeavy(message.voice.engine),
       ...schedule,
       delivered: 0,
       playingFrom: undefined,
@@ -425,22 +326,9 @@ export class EnginePool {
       return stream;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    this.#insert(job);
+    enqueue(this.#queue, job);
     this.#schedule();
     return stream;
-  }
-
-  #insert(job: QueuedJob): void {
-    // Binary search for the first job that runs after this one.
-    let low = 0;
-    let high = this.#queue.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const other = this.#queue[mid];
-      if (other && before(other, job)) low = mid + 1;
-      else high = mid;
-    }
-    this.#queue.splice(low, 0, job);
   }
 
   #cancel(job: QueuedJob): void {
@@ -451,18 +339,24 @@ export class EnginePool {
       this.#schedule();
       return;
     }
-    const slot = this.#slots.find((s) => s.job === job);
+    const slot = this.#workers.slots.find((s) => s.job === job);
     if (slot) Atomics.store(slot.control, CONTROL_CANCEL, job.id);
   }
 
   /** Gives idle workers the most urgent jobs, then asks running jobs to yield where that helps. */
   #schedule(): void {
     const now = performance.now();
-    const holding = this.#holding(now);
-    for (const slot of this.#slots) {
+    const slots = this.#workers.slots;
+    const holding = isHolding(
+      now,
+      this.#lastArrivalAt,
+      slots.map((slot) => slot.job),
+    );
+    const dueBy = startsDueBy(now, holding);
+    for (const slot of slots) {
       if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.#takeRunnable(holding ? now + HOLD_AHEAD_MS : Number.POSITIVE_INFINITY);
+      const job = takeNext(this.#queue, dueBy, (next) => this.#mayRun(next));
       if (!job) break;
       slot.job = job;
       slot.startedAt = performance.now();
@@ -473,30 +367,14 @@ export class EnginePool {
   }
 
   /**
-   * Whether jobs due later than `HOLD_AHEAD_MS` wait now: a request arrived within
-   * `ARRIVAL_QUIET_MS`, or a worker runs a due job to its first audio. (A due job still queued
-   * takes the next free worker before any later one.)
-   */
-  #holding(now: number): boolean {
-    if (now - this.#lastArrivalAt < ARRIVAL_QUIET_MS) return true;
-    return this.#slots.some(({ job }) => job !== undefined && !job.sounding && job.deadline <= now);
-  }
-
-  /**
-   * Sets a timer for when a held job may start, if one is held and no event will come sooner:
-   * the end of the arrivals' quiet window, or the first held job's `HOLD_AHEAD_MS` before its
-   * deadline. A job that sounds or ends runs `#schedule` itself.
+   * Sets a timer for when a held job may start (`holdEndsAt`), if one is held while a worker is
+   * free and no event will come sooner.
    */
   #wakeForHeld(now: number, holding: boolean): void {
-    const held =
-      holding && this.#slots.some((slot) => slot.ready && !slot.job)
-        ? this.#queue.find((job) => job.deadline > now + HOLD_AHEAD_MS)
-        : undefined;
-    const quietAt = this.#lastArrivalAt + ARRIVAL_QUIET_MS;
     const at =
-      held === undefined
-        ? undefined
-        : Math.min(held.deadline - HOLD_AHEAD_MS, quietAt > now ? quietAt : Number.POSITIVE_INFINITY);
+      holding && this.#workers.slots.some((slot) => slot.ready && !slot.job)
+        ? holdEndsAt(this.#queue, now, this.#lastArrivalAt)
+        : undefined;
     if (at === this.#holdUntil) return;
     clearTimeout(this.#holdTimer);
     this.#holdUntil = at;
@@ -512,16 +390,11 @@ export class EnginePool {
           );
   }
 
-  /** The most urgent waiting job due by `dueBy` whose engine may have another worker now. */
-  #takeRunnable(dueBy: number): QueuedJob | undefined {
-    const at = this.#queue.findIndex((job) => job.deadline <= dueBy && this.#mayRun(job.engine));
-    return at < 0 ? undefined : this.#queue.splice(at, 1)[0];
-  }
-
-  /** Whether a job of `engine` may start now: a heavy engine holds at most `heavyWorkers` workers. */
-  #mayRun(engine: EngineId): boolean {
-    if (!HEAVY_ENGINES.has(engine)) return true;
-    return this.#slots.filter((s) => s.job?.engine === engine).length < this.heavyWorkers;
+  /** Whether `job` may take a free worker now: a heavy engine holds at most `heavyWorkers` workers. */
+  #mayRun(job: QueuedJob): boolean {
+    if (!job.heavy) return true;
+    const busy = this.#workers.slots.filter((s) => s.job?.engine === job.engine).length;
+    return mayTakeWorker(engines[job.engine], busy, this.#options.size);
   }
 
   #messageFor(job: QueuedJob, now: number): ToWorker {
@@ -531,89 +404,16 @@ export class EnginePool {
     return { ...job.message, skip: job.delivered, aheadSeconds, ...(yieldWindow ? { yieldWindow } : {}) };
   }
 
-  /**
-   * Tells the workers how many waiting jobs a running one may give its worker up to: the jobs
-   * due by now that have not started (a new call's first clause, as a rule), as many as the
-   * workers can run, with every other job due before an interrupted one would resume and the
-   * interrupted jobs' runs again, within the audio an interrupted job leaves its listener
-   * (`YIELD_FROM_SECONDS`). Past that, interrupting would only move the wait from the
-   * start of some calls into the middle of others. A worker inside its job's yield window takes
-   * one and yields (pool-worker.ts); an interrupted job, waiting to resume, interrupts no one:
-   * it gets the next free worker when it is the most urgent, which bounds the repeated work.
-   */
+  /** Tells the workers how many waiting jobs a running one may give its worker up to (`yieldsWanted`). */
   #publishWaiting(): void {
-    const now = performance.now();
-    const slack = YIELD_FROM_SECONDS * 1000;
-    let work = 0;
-    let fresh = 0;
-    let freshWork = 0;
-    // Every job due before an interrupted one would have to resume runs before it.
-    for (const job of this.#queue) {
-      if (job.deadline > now + slack) break;
-      // A heavy engine's job waits for a worker of its own share, never for a yield.
-      if (HEAVY_ENGINES.has(job.engine)) continue;
-      const cost = this.#cost(job);
-      work += cost;
-      if (job.delivered === 0 && job.deadline <= now) {
-        fresh++;
-        freshWork += cost;
-      }
-    }
-    // Each yield adds the interrupted job's run again, about as much as a waiting job's.
-    const spare = slack * this.#slots.filter((s) => s.ready).length - work;
-    const count = fresh === 0 ? 0 : Math.min(fresh, Math.floor(spare / (freshWork / fresh)));
-    Atomics.store(this.#waiting, 0, Math.max(0, count));
+    const readyWorkers = this.#workers.slots.filter((s) => s.ready).length;
+    const count = yieldsWanted(this.#queue, performance.now(), readyWorkers, (job) =>
+      this.#cost.of(job.engine, job.characters),
+    );
+    Atomics.store(this.#waiting, 0, count);
   }
 
-  /** The worker time a job is expected to take, in ms. */
-  #cost(job: QueuedJob): number {
-    return job.characters * (this.#msPerCharacter.get(job.engine) ?? INITIAL_MS_PER_CHARACTER);
-  }
-
-  #spawn(): Promise<void> {
-    const control = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-    const workerData: WorkerData = {
-      control,
-      waiting: this.#waiting,
-      warmUp: this.#options.warmUp,
-      prepared: this.#prepared,
-      niceness: this.#options.workerNiceness ?? 0,
-    };
-    const slot: Slot = {
-      worker: startWorker(workerData),
-      control,
-      job: undefined,
-      startedAt: 0,
-      ready: false,
-    };
-    this.#slots.push(slot);
-    return new Promise((resolve, reject) => {
-      slot.worker.on('message', (message: FromWorker) => {
-        if (message.type === 'ready') {
-          for (const failure of message.failed) this.#warmUpFailures.add(failure);
-          slot.ready = true;
-          resolve();
-          this.#schedule();
-          return;
-        }
-        this.#onJobMessage(slot, message);
-      });
-      // A worker that dies while starting is not replaced (it would likely die again): the
-      // failure reaches whoever started the pool. One that dies later is replaced.
-      const onDeath = (error: Error) => {
-        if (slot.ready) {
-          if (!this.#closed) this.#lose(slot, error);
-          return;
-        }
-        this.#slots.splice(this.#slots.indexOf(slot), 1);
-        reject(error);
-      };
-      slot.worker.on('error', onDeath);
-      slot.worker.on('exit', (code) => onDeath(new Error(`engine worker exited with code ${code}`)));
-    });
-  }
-
-  #onJobMessage(slot: Slot, message: Exclude<FromWorker, { type: 'ready' }>): void {
+  #onJobMessage(slot: WorkerSlot<QueuedJob>, message: Exclude<FromWorker, { type: 'ready' }>): void {
     const job = slot.job;
     if (!job || job.id !== message.jobId) return;
     if (message.type === 'chunk') {
@@ -637,17 +437,14 @@ export class EnginePool {
       job.delivered = message.delivered;
       job.deadline = dueAgain(job);
       job.yieldWindow = undefined;
-      this.#insert(job);
+      enqueue(this.#queue, job);
       this.#schedule();
       return;
     }
     job.detach();
     // A whole run of a clause that was not cancelled measures what a character costs.
-    if (message.type === 'done' && message.text === undefined && !job.stream.ended && job.characters > 0) {
-      const sample = (performance.now() - slot.startedAt) / job.characters;
-      const average = this.#msPerCharacter.get(job.engine) ?? INITIAL_MS_PER_CHARACTER;
-      this.#msPerCharacter.set(job.engine, average + COST_SMOOTHING * (sample - average));
-    }
+    if (message.type === 'done' && message.text === undefined && !job.stream.ended)
+      this.#cost.record(job.engine, job.characters, performance.now() - slot.startedAt);
     if (message.type === 'error') {
       job.stream.fail(new Error(message.message));
     } else {
@@ -658,14 +455,10 @@ export class EnginePool {
     this.#schedule();
   }
 
-  /** A worker died: fail its job and start a replacement so the pool keeps its size. */
-  #lose(slot: Slot, error: Error): void {
-    const at = this.#slots.indexOf(slot);
-    if (at < 0) return;
-    this.#slots.splice(at, 1);
+  /** A worker died (`EngineWorkers` starts its replacement): its job fails. */
+  #lose(slot: WorkerSlot<QueuedJob>, error: Error): void {
     slot.job?.stream.fail(error);
     slot.job?.detach();
     slot.job = undefined;
-    if (!this.#closed) this.#spawn().catch(() => {});
   }
 }

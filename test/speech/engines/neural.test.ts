@@ -7,7 +7,8 @@ import { littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
 import type { NeuralVoice } from '../../../src/speech/engines/neural/neural-engine.ts';
 import { checkVoicePack } from '../../../src/speech/engines/neural/voice-pack.ts';
 import { VoiceStore } from '../../../src/speech/engines/neural/voice-store.ts';
-import { CALLS_PER_HEAVY_WORKER, EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import { engines } from '../../../src/speech/engines/registry.ts';
+import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
 import { findVoice } from '../../../src/speech/voices.ts';
 import { collect } from '../../helpers/streams.ts';
@@ -189,15 +190,17 @@ describe('neural voices in a pool of two workers', () => {
   });
 
   it('takes calls up to its limit, and another once one closes', () => {
+    const callsPerWorker = engines.neural.heavy?.callsPerWorker ?? 0;
+    assert.ok(callsPerWorker > 0, 'the neural engine is heavy');
     const limit = suite.pool.callLimit('neural');
-    assert.equal(limit, CALLS_PER_HEAVY_WORKER, 'four calls for the one worker of two it may use');
+    assert.equal(limit, callsPerWorker, 'its calls per worker for the one worker of two it may use');
     assert.equal(suite.pool.callLimit('espeak-ng'), undefined, 'the built-in engines take every call');
-    const calls = Array.from({ length: CALLS_PER_HEAVY_WORKER }, () => suite.pool.openCall('neural'));
+    const calls = Array.from({ length: callsPerWorker }, () => suite.pool.openCall('neural'));
     assert.ok(calls.every((call) => call !== undefined));
     assert.equal(suite.pool.openCall('neural'), undefined);
     calls[0]?.close();
     calls[0]?.close();
-    assert.equal(suite.pool.callsOn('neural'), CALLS_PER_HEAVY_WORKER - 1, 'closing twice counts once');
+    assert.equal(suite.pool.callsOn('neural'), callsPerWorker - 1, 'closing twice counts once');
     const again = suite.pool.openCall('neural');
     assert.ok(again);
     for (const call of [...calls.slice(1), again]) call?.close();

@@ -138,6 +138,7 @@ export const neuralEngine: EngineDescriptor = {
   licenceUrl: 'https://github.com/k2-fsa/sherpa-onnx/blob/master/LICENSE',
   version: packageVersion('sherpa-onnx-node'),
   readsTextOnly: true,
+  heavy: { callsPerWorker: 4 },
   async load() {
     return new NeuralEngine();
   },

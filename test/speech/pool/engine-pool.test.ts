@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { EngineInput } from '../../src/speech/engines/engine.ts';
-import { EnginePool, POOL_WORKER_NAME } from '../../src/speech/pool/engine-pool.ts';
-import type { OutputSpec } from '../../src/speech/pool/protocol.ts';
-import { findVoice, type Voice } from '../../src/speech/voices.ts';
-import { collect } from '../helpers/streams.ts';
-import { killThreads } from '../helpers/thread-faults.ts';
-import { startTestPool } from '../helpers/tts-fixture.ts';
+import type { EngineInput } from '../../../src/speech/engines/engine.ts';
+import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
+import { POOL_WORKER_NAME } from '../../../src/speech/pool/workers.ts';
+import { findVoice, type Voice } from '../../../src/speech/voices.ts';
+import { collect } from '../../helpers/streams.ts';
+import { killThreads } from '../../helpers/thread-faults.ts';
+import { startTestPool } from '../../helpers/tts-fixture.ts';
 
 function voice(language: string, speakerId: number): Voice {
   const found = findVoice(language, speakerId);
