@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
+import { EncodingThreads } from '../src/speech/audio/encoding-threads.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
@@ -198,11 +199,13 @@ async function fullRun(): Promise<void> {
 /** The output formats' costs (bench/formats.ts), on a pool of the configured size. */
 async function formats(): Promise<FormatResults> {
   progress(`formats: ${config.poolSize} workers, no HTTP`);
-  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(builtInVoices) });
+  const encoders = new EncodingThreads(1);
+  const pool = await EnginePool.start({ size: config.poolSize, warmUp: warmUpPlan(builtInVoices), encoders });
   try {
     return await benchFormats(pool, all.slice(0, 12), progress);
   } finally {
     await pool.close();
+    await encoders.close();
   }
 }
 

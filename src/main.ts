@@ -12,6 +12,7 @@ import { buildApp } from './http/app.ts';
 import { startMetricsListener } from './http/metrics-listener.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
 import { loadAssignedVoices } from './speech/assigned-voices.ts';
+import { EncodingThreads } from './speech/audio/encoding-threads.ts';
 import { ClauseCache } from './speech/clause-cache.ts';
 import { EnginePool } from './speech/pool/engine-pool.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
@@ -176,8 +177,12 @@ async function main(): Promise<void> {
       : undefined;
   if (metricsListener)
     app.log.info({ host: listener?.host, port: metricsListener.port }, 'metrics listening');
+  // The compressed formats' encoders run on threads of their own, apart from the engines': they
+  // start with the first stream that needs one, and close after the pool.
+  const encoders = new EncodingThreads(1);
   pool = await EnginePool.start({
     size: config.poolSize,
+    encoders,
     workerNiceness: config.engineNiceness,
     warmUp: warmUpPlan(allVoices()),
     metrics,
@@ -203,6 +208,7 @@ async function main(): Promise<void> {
     await app.close();
     await metricsListener?.close();
     await pool?.close();
+    await encoders.close();
     await db.close();
     redis?.disconnect();
     process.exit(0);

@@ -3,7 +3,7 @@ import { int16ToLittleEndianBytes } from './audio/pcm.ts';
 import type { EnginePool } from './pool/engine-pool.ts';
 
 /**
- * Audio already made (a studio download) in a compressed format, encoded on the pool's encoding
+ * Audio already made (a studio download) in a compressed format, encoded on the encoding
  * threads a second at a time, so that no request thread encodes and no message is large.
  */
 export async function encodeAudio(

@@ -13,6 +13,7 @@ import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/routes/voices.ts';
 import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
+import { EncodingThreads } from '../../src/speech/audio/encoding-threads.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
 import type { ClauseCache } from '../../src/speech/clause-cache.ts';
 import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
@@ -35,7 +36,8 @@ export const PUBLIC_BASE_URL = 'https://voice.example.test';
 /**
  * A real engine pool, small enough to start in a test file's `before`: two workers by default
  * (so concurrency is real) that warm up on one short sentence per language in the native rate
- * and one telephony format. Every voice and format still works cold, only its first use is slower.
+ * and one telephony format, and one encoding thread for the compressed formats, closed with the
+ * pool. Every voice and format still works cold, only its first use is slower.
  */
 export async function startTestPool(
   size = 2,
@@ -50,9 +52,11 @@ export async function startTestPool(
     input: { kind: 'text', text } as const,
     voice: voiceOf(language),
   });
-  return EnginePool.start({
+  const encoders = new EncodingThreads(1);
+  const pool = await EnginePool.start({
     size,
     ...options,
+    encoders,
     warmUp: {
       samples: [
         sample('en', 'Hello.'),
@@ -65,6 +69,14 @@ export async function startTestPool(
       ],
     },
   });
+  // The service closes its encoding threads after its pool (`main.ts`); a test closes only the
+  // pool it was given, which then closes them too.
+  const closePool = pool.close.bind(pool);
+  pool.close = async () => {
+    await closePool();
+    await encoders.close();
+  };
+  return pool;
 }
 
 export interface TtsFixtureOptions {

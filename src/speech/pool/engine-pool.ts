@@ -1,6 +1,6 @@
 import { noMetrics, type PoolMetrics } from '../../metrics/metrics.ts';
 import type { CompressedFormat } from '../audio/compressed-formats.ts';
-import { type EncodingStream, EncodingThreads } from '../audio/encoding-threads.ts';
+import type { EncodingStream } from '../audio/encoding-threads.ts';
 import {
   type EngineId,
   type EngineInput,
@@ -36,6 +36,11 @@ import { EngineWorkers, type WorkerSlot } from './workers.ts';
 
 export type { OpenCall } from './admission.ts';
 
+/** Opens a stream's compressed-format encoder (`EncodingThreads`, which whoever composes the pool owns). */
+export interface EncoderSource {
+  open(format: CompressedFormat, inputRate?: number): EncodingStream;
+}
+
 export interface PoolOptions {
   /** Worker threads, each with its own engine instances. */
   readonly size: number;
@@ -48,8 +53,11 @@ export interface PoolOptions {
   readonly heavyCalls?: Partial<Record<EngineId, number>>;
   /** Where clause lateness, engine time and admissions are recorded; nothing by default. */
   readonly metrics?: PoolMetrics;
-  /** Threads for the compressed formats' encoders (`EncodingThreads`); 1 by default. */
-  readonly encodingThreads?: number;
+  /**
+   * The compressed formats' encoders that `openEncoder` hands out; none by default (a pool for
+   * PCM only). The pool neither starts nor closes them.
+   */
+  readonly encoders?: EncoderSource;
   /**
    * How much lower than the request thread's the workers' scheduling priority is (nice values,
    * `lowerThreadPriority`); 0 by default, the same priority.
@@ -124,7 +132,6 @@ export class EnginePool {
   readonly #cost = new CostEstimate();
   readonly #options: PoolOptions;
   readonly #metrics: PoolMetrics;
-  #encoding: EncodingThreads | undefined;
   #nextId = 1;
   #closed = false;
   /** When the last request arrived (`requestArrived`), on the `performance.now()` clock. */
@@ -152,7 +159,6 @@ export class EnginePool {
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
     try {
-      pool.#encoding = new EncodingThreads(options.encodingThreads ?? 1);
       await pool.#workers.start(options.size);
     } catch (error) {
       await pool.close();
@@ -275,17 +281,21 @@ export class EnginePool {
     return text;
   }
 
-  /** An encoder of `format` for one stream of PCM at `inputRate`, on the pool's encoding threads. */
+  /**
+   * An encoder of `format` for one stream of PCM at `inputRate`, from the encoders the pool was
+   * given (`PoolOptions.encoders`): the pipeline (`synthesize`) reaches them through its pool.
+   */
   openEncoder(format: CompressedFormat, inputRate?: number): EncodingStream {
-    if (!this.#encoding) throw new Error('engine pool closed');
-    return this.#encoding.open(format, inputRate);
+    if (this.#closed) throw new Error('engine pool closed');
+    const encoders = this.#options.encoders;
+    if (!encoders) throw new Error('engine pool started without encoders for compressed formats');
+    return encoders.open(format, inputRate);
   }
 
-  /** Stops every worker; queued and running jobs fail. */
+  /** Stops every worker; queued and running jobs fail. The encoders are their owner's to close. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#holdTimer);
-    await this.#encoding?.close();
     const error = new Error('engine pool closed');
     for (const job of this.#queue.splice(0)) job.stream.fail(error);
     await this.#workers.close((slot) => slot.job?.stream.fail(error));

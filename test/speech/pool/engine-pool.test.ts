@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { joinBytes } from '../../../src/speech/audio/bytes.ts';
+import { compressedFormats } from '../../../src/speech/audio/compressed-formats.ts';
+import { EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
 import type { EngineInput } from '../../../src/speech/engines/engine.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
@@ -244,6 +247,39 @@ describe('EnginePool when a worker dies', () => {
     }
     assert.equal(unready, 0, 'never not ready');
     assert.equal(pool.size, 2, 'the dead worker was replaced');
+  });
+});
+
+describe('EnginePool encoders', () => {
+  it('hands out the encoders it is given, and leaves them to their owner when it closes', async () => {
+    const encoders = new EncodingThreads(1);
+    const pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] }, encoders });
+    try {
+      const pcm = new Uint8Array(compressedFormats.mp3.sampleRate * 2).fill(1);
+      const fromPool = pool.openEncoder(compressedFormats.mp3);
+      const mp3 = joinBytes([await fromPool.encode(pcm), await fromPool.end()]);
+      assert.ok(mp3.byteLength > 0);
+      await pool.close();
+      assert.throws(() => pool.openEncoder(compressedFormats.mp3), /engine pool closed/);
+      const after = encoders.open(compressedFormats.mp3);
+      assert.deepEqual(
+        joinBytes([await after.encode(pcm), await after.end()]),
+        mp3,
+        'still open, the same bytes',
+      );
+    } finally {
+      await pool.close();
+      await encoders.close();
+    }
+  });
+
+  it('refuses a compressed format when it was given no encoders', async () => {
+    const pool = await EnginePool.start({ size: 1, warmUp: { samples: [], outputs: [] } });
+    try {
+      assert.throws(() => pool.openEncoder(compressedFormats.mp3), /without encoders/);
+    } finally {
+      await pool.close();
+    }
   });
 });
 
