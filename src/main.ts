@@ -16,7 +16,7 @@ import { ClauseCache } from './speech/clause-cache.ts';
 import { EnginePool } from './speech/pool.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
-import { openDatabase } from './store/db/database.ts';
+import { openDatabase } from './store/db/open-database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
 import { openFileStore } from './store/files/open-file-store.ts';

@@ -22,7 +22,8 @@ import {
   SPEAKERS_AT_INSTALL,
   type SpeakerCalibration,
 } from '../speech/loudness/pack-calibration.ts';
-import { type Database, type DatabaseSource, openDatabase } from '../store/db/database.ts';
+import type { Database, DatabaseSource } from '../store/db/database.ts';
+import { openDatabase } from '../store/db/open-database.ts';
 
 const usage = `usage: npm run admin -- <command> [options]
 

@@ -13,7 +13,7 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
-import { openDatabase } from '../../src/store/db/database.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { admin, field, withoutStores } from '../helpers/admin-cli.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
 import { packMetadata, writeVoicePack } from '../helpers/voice-packs.ts';
