@@ -1,5 +1,4 @@
 import type { Worker } from 'node:worker_threads';
-import { noMetrics, type PoolMetrics } from '../metrics/metrics.ts';
 import type { CompressedFormat } from './audio/compressed-formats.ts';
 import { type EncodingStream, EncodingThreads } from './audio/encoding-threads.ts';
 import {
@@ -11,6 +10,7 @@ import {
 } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import { JobStream } from './job-stream.ts';
+import { noPoolMetrics, type PoolMetrics } from './pool-metrics.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
@@ -222,7 +222,7 @@ export class EnginePool {
 
   private constructor(options: PoolOptions) {
     this.#options = options;
-    this.#metrics = options.metrics ?? noMetrics;
+    this.#metrics = options.metrics ?? noPoolMetrics;
   }
 
   /** Starts the workers and resolves once every one has loaded and warmed its engines. */
