@@ -1,5 +1,4 @@
-import type { BillingMetrics } from '../accounts/billing-metrics.ts';
-import { noBillingMetrics } from '../accounts/billing-metrics.ts';
+import { type BillingMetrics, noBillingMetrics } from '../accounts/billing-metrics.ts';
 import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { noPoolMetrics, type PoolMetrics } from '../speech/pool-metrics.ts';

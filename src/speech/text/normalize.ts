@@ -400,10 +400,10 @@ function phoneGroups(digits: string, international: boolean): string[] {
  * Builds the normaliser of one language: a function from raw text to text with numbers, money,
  * phone numbers, times, dates, percentages, acronyms and abbreviations spelled out in that
  * language's words. Patterns are compiled once here; a pass that throws is reported (see
- * `normalization-failures.ts`: thrown by default, counted and logged by the service, its match
- * kept as written while the other passes keep their work). It keeps punctuation and collapses whitespace
- * to single spaces, a run holding a line break becoming one line break (a sentence boundary for
- * the clause splitter).
+ * `normalization-failures.ts`: thrown by default; in the service, counted and logged, its match
+ * kept as written while the other passes keep their work). It keeps punctuation and collapses
+ * whitespace to single spaces, a run holding a line break becoming one line break (a sentence
+ * boundary for the clause splitter).
  */
 export function createNormalizer(verbalizer: Verbalizer): (text: string) => string {
   const v = verbalizer;
