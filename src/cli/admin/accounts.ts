@@ -16,6 +16,7 @@ export interface AccountTools {
   readonly topUps: TopUpRequestService;
 }
 
+/** The account services over `db`, as the service builds them (without metrics). */
 export function accountTools(db: Database): AccountTools {
   const billing = new BillingService(db);
   return {

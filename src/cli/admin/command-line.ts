@@ -119,6 +119,7 @@ export function required(values: Values, option: RequiredOption): string {
   return value;
 }
 
+/** `text` as a whole number of at most 15 digits, the option it came from named when it is not. */
 export function wholeNumber(text: string, option: string): number {
   if (!/^[0-9]{1,15}$/.test(text)) throw new UsageError(`--${option} must be a whole number, got "${text}"`);
   return Number(text);
