@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountService } from '../src/accounts/accounts.ts';
 import { BillingService } from '../src/accounts/billing.ts';
-import { openDatabase } from '../src/store/db/database.ts';
+import { openDatabase } from '../src/store/db/open-database.ts';
 import { startCommand } from '../test/helpers/service-process.ts';
 
 // The service under test: a fresh data directory with customers and keys, then the service

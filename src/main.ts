@@ -15,9 +15,10 @@ import { loadAssignedVoices } from './speech/assigned-voices.ts';
 import { EncodingThreads } from './speech/audio/encoding-threads.ts';
 import { ClauseCache } from './speech/clause-cache.ts';
 import { EnginePool } from './speech/pool/engine-pool.ts';
+import { reportNormalizationFailures } from './speech/text/normalization-failures.ts';
 import { allVoices, useAssignedVoices } from './speech/voices.ts';
 import { warmUpPlan } from './speech/warm-up.ts';
-import { openDatabase } from './store/db/database.ts';
+import { openDatabase } from './store/db/open-database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
 import { openFileStore } from './store/files/open-file-store.ts';
@@ -148,6 +149,12 @@ async function main(): Promise<void> {
     if (change.shared) app.log.info('rate limit: shared store reachable again');
     else app.log.warn({ reason: change.reason }, 'rate limit: shared store unreachable; per-instance limits');
   };
+  // A normaliser pass that throws is a bug: here the call goes on with that pass's match as
+  // written, and the log and a metric say so (everywhere else, tests included, it throws).
+  reportNormalizationFailures(({ language, pass, error }) => {
+    app.log.error({ err: error, language, pass }, 'normalisation pass failed; its match left as written');
+    metrics.normalizationFailed(language, pass);
+  });
   app.log.info(
     {
       database: config.database.kind,

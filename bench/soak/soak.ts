@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
-import { type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
+import type { DatabaseSource } from '../../src/store/db/database.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { randomSource } from '../../test/helpers/signals.ts';
 import { treeRssMb } from '../process-tree.ts';
 import { loadTurns } from '../turns.ts';

@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import { type BillingMetrics, noMetrics } from '../metrics/metrics.ts';
+import { type BillingMetrics, noBillingMetrics } from './billing-metrics.ts';
 import { newId } from './ids.ts';
 import type {
   AccountRepository,
@@ -188,7 +188,7 @@ export class BillingService {
     this.#accounts = deps.accounts;
     this.#ledger = deps.ledger;
     this.#now = deps.now ?? (() => new Date());
-    this.#metrics = deps.metrics ?? noMetrics;
+    this.#metrics = deps.metrics ?? noBillingMetrics;
   }
 
   /**

@@ -15,7 +15,7 @@ import { type AudioTarget, type SynthesisRequest, synthesize } from '../speech/s
 import { splitClauses } from '../speech/text/clauses.ts';
 import { withoutMarks } from '../speech/text/word-language/marks.ts';
 import { allVoices, findVoice, useAssignedVoices, type Voice } from '../speech/voices.ts';
-import { openDatabase } from '../store/db/database.ts';
+import { openDatabase } from '../store/db/open-database.ts';
 import { codePointCount } from '../unicode.ts';
 
 const usage = `usage: npm run say -- [options] "text to speak"

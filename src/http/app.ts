@@ -40,9 +40,11 @@ import { openAiListingRoutes } from './routes/openai-listings.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
-import { type Limits, voicesRoutes } from './routes/voices.ts';
+import { voicesRoutes } from './routes/voices.ts';
+import type { Limits } from './schemas/voices.ts';
 import { storeUnavailableError, voiceBusyError } from './speech-reply.ts';
-import { type WebServices, webPlugin } from './web.ts';
+import { webPlugin } from './web.ts';
+import type { WebServices } from './web-context.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,21 +1,20 @@
+import { type BillingMetrics, noBillingMetrics } from '../accounts/billing-metrics.ts';
 import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
+import { noPoolMetrics, type PoolMetrics } from '../speech/pool/pool-metrics.ts';
+import type { NormalizationMetrics } from '../speech/text/normalization-failures.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 
 // What the service records about itself, as events of its own parts: the pool, billing, the
-// transports and the health checks call these methods where the thing happens, and only the
+// normaliser, the transports and the health checks call these methods where the thing happens
+// (the pool's, billing's and the normaliser's ports are declared beside them, in `speech/` and
+// `accounts/`, so the core never imports this folder), and only the
 // Prometheus recorder (`prometheus.ts`) knows metric names and labels. Every argument is a value
 // from a fixed set (a route pattern, a language or engine code, a path, a status): nothing a
 // client typed, no key, account id or e-mail ever reaches a label.
 
 /** How a call's audio leaves the service. */
 export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio';
-
-/** How a committed charge was billed: tokens, a free generation, or studio Kinyarwanda (free). */
-export type ChargeKind = 'charge' | 'free_use' | 'studio_free';
-
-/** What a refund gave back: tokens, or a free generation. */
-export type RefundKind = 'refund' | 'free_use_refund';
 
 /** The pool as its gauges read it, when scraped. */
 export interface PoolState {
@@ -38,24 +37,6 @@ export interface HealthState {
   readonly serving: boolean;
   /** True while it serves in a reduced mode (the shared rate limit down, per-instance limits in use). */
   readonly degraded: boolean;
-}
-
-/** What the pool records: when each clause starts to sound, the engine time it took, and admissions. */
-export interface PoolMetrics {
-  /** A clause's first audio (or its first after it yielded), `lateMs` after its deadline (<= 0: on time). */
-  clauseStarted(engine: EngineId, lateMs: number): void;
-  /** A worker ran a clause of `engine` for `ms` (whole, cancelled, failed or until it yielded). */
-  engineTime(engine: EngineId, ms: number): void;
-  /** A call on an engine with a bounded number of calls (the neural voices) was admitted or refused. */
-  callAdmission(engine: EngineId, admitted: boolean): void;
-}
-
-/** What billing records: each committed charge, refund and payment refusal (no account ids). */
-export interface BillingMetrics {
-  charged(kind: ChargeKind, tokens: number): void;
-  refunded(kind: RefundKind, tokens: number): void;
-  /** A request refused for want of tokens (402 `insufficient_tokens`). */
-  paymentRefused(): void;
 }
 
 /** What the transports record about the calls they carry. */
@@ -88,18 +69,20 @@ export interface ObservedMetrics {
 }
 
 /** Everything the service records; `noMetrics` when metrics are off. */
-export interface Metrics extends PoolMetrics, BillingMetrics, TransportMetrics, ObservedMetrics {}
+export interface Metrics
+  extends PoolMetrics,
+    BillingMetrics,
+    NormalizationMetrics,
+    TransportMetrics,
+    ObservedMetrics {}
 
 const ended = (): void => {};
 
 /** Records nothing: the default when no `METRICS_TOKEN` or `METRICS_PORT` is set, and in tests of other parts. */
 export const noMetrics: Metrics = {
-  clauseStarted() {},
-  engineTime() {},
-  callAdmission() {},
-  charged() {},
-  refunded() {},
-  paymentRefused() {},
+  ...noPoolMetrics,
+  ...noBillingMetrics,
+  normalizationFailed() {},
   httpRequest() {},
   callStarted: () => ended,
   firstAudio() {},

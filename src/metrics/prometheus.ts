@@ -1,10 +1,11 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ChargeKind, RefundKind } from '../accounts/billing-metrics.ts';
 import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { engines } from '../speech/engines/registry.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { languages } from '../speech/voices.ts';
-import type { ChargeKind, HealthState, Metrics, PoolState, RefundKind, SpeechPath } from './metrics.ts';
+import type { HealthState, Metrics, PoolState, SpeechPath } from './metrics.ts';
 
 // The one place that names metrics and decides their labels (see README.md for the list). Each
 // label value is checked against its fixed set here, whatever the caller passed, so no series
@@ -15,6 +16,8 @@ const LANGUAGE_CODES: ReadonlySet<string> = new Set(languages.map((l) => l.code)
 /** A label value for what is absent or outside its set: one value, never the thing itself. */
 const NONE = 'none';
 const UNMATCHED_ROUTE = 'unmatched';
+/** A normaliser pass's name as the code spells them (`money`, `e-mail-address`); nothing else. */
+const PASS_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** First audio: tens of milliseconds on a warm instance, seconds when it is overloaded. */
 const FIRST_AUDIO_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2, 5];
@@ -59,6 +62,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #refunds: Counter<'kind'>;
   readonly #refundedTokens: Counter;
   readonly #paymentRefusals: Counter;
+  readonly #normalizationFailures: Counter<'language' | 'pass'>;
 
   constructor() {
     const registers = [this.registry];
@@ -139,6 +143,13 @@ export class PrometheusMetrics implements Metrics {
     this.#paymentRefusals = new Counter({
       name: 'ijwi_payment_refusals_total',
       help: 'Requests and live parts refused for want of tokens (402 insufficient_tokens)',
+      registers,
+    });
+
+    this.#normalizationFailures = new Counter({
+      name: 'ijwi_normalization_failures_total',
+      help: 'Normaliser passes that threw (a bug): their match was left as written, by language and pass',
+      labelNames: ['language', 'pass'],
       registers,
     });
 
@@ -323,6 +334,13 @@ export class PrometheusMetrics implements Metrics {
 
   paymentRefused(): void {
     this.#paymentRefusals.inc();
+  }
+
+  normalizationFailed(language: LanguageCode, pass: string): void {
+    this.#normalizationFailures.inc({
+      language: languageLabel(language),
+      pass: PASS_NAME.test(pass) ? pass : NONE,
+    });
   }
 
   observePool(pool: PoolState): void {

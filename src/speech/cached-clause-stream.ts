@@ -1,5 +1,14 @@
-import type { CachedClause } from './clause-cache.ts';
 import type { EngineWord } from './engines/engine.ts';
+
+/** One clause's audio as the pool delivered it. */
+export interface CachedClause {
+  /** The clause's encoded audio, whole. Never written to: hits are given copies of it. */
+  readonly audio: Uint8Array;
+  /** Where each of the pool's parts ended, so a hit is delivered in parts of the same sizes. */
+  readonly partEnds: readonly number[];
+  /** The engine's word events for the clause; undefined for an engine that reports none. */
+  readonly words: readonly EngineWord[] | undefined;
+}
 
 /**
  * A cached clause as the pipeline reads a clause from the pool: the same bytes in parts of the

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ClauseJob, replayClause, SharedClause } from './cached-clause-stream.ts';
+import { type CachedClause, type ClauseJob, replayClause, SharedClause } from './cached-clause-stream.ts';
 import { type EngineInput, type EngineWord, inputText } from './engines/engine.ts';
 import { engines } from './engines/registry.ts';
 import type { OutputSpec } from './pool/protocol.ts';
@@ -16,16 +16,6 @@ import type { Voice } from './voices.ts';
  * breaks a stream. A clause being spoken for an account is spoken once however many of its
  * requests ask for it meanwhile: they read the one job (`SharedClause`).
  */
-
-/** One clause's audio as the pool delivered it. */
-export interface CachedClause {
-  /** The clause's encoded audio, whole. Never written to: hits are given copies of it. */
-  readonly audio: Uint8Array;
-  /** Where each of the pool's parts ended, so a hit is delivered in parts of the same sizes. */
-  readonly partEnds: readonly number[];
-  /** The engine's word events for the clause; undefined for an engine that reports none. */
-  readonly words: readonly EngineWord[] | undefined;
-}
 
 /** What the cache has done since the service started; no text and no account in it. */
 export interface ClauseCacheStats {

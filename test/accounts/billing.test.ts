@@ -12,7 +12,7 @@ import {
   tokensFor,
 } from '../../src/accounts/billing.ts';
 import { plainDocument } from '../../src/speech/document.ts';
-import { openDatabase } from '../../src/store/db/database.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { StoreUnavailableError } from '../../src/store/store-unavailable.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 

@@ -13,7 +13,9 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
 import { hasValidChecksum } from '../../src/accounts/keys.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
-import { openDatabase } from '../../src/store/db/database.ts';
+import { accountCommands } from '../../src/cli/admin/accounts.ts';
+import { voicePackCommands } from '../../src/cli/admin/voice-packs.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { admin, field, withoutStores } from '../helpers/admin-cli.ts';
 import { postgres, storeFactories } from '../helpers/databases.ts';
 import { packMetadata, writeVoicePack } from '../helpers/voice-packs.ts';
@@ -177,6 +179,24 @@ describe('admin command line', () => {
     const created = await admin(['account', 'create', '--name', 'Env Test'], { DATA_DIR: dataDir });
     assert.equal(created.code, 0, created.stderr);
     assert.ok(existsSync(join(dataDir, 'ijwi.sqlite')));
+  });
+
+  it('lists every command of both tools in its help, each once, and exits 0', async () => {
+    const help = await admin(['--help']);
+    assert.equal(help.code, 0);
+    const names = [...accountCommands, ...voicePackCommands].map((c) => c.name);
+    // Each line that names a command, by the longest name it starts with (`topup-requests approve`).
+    const named = help.stderr.split('\n').flatMap((line) => {
+      const [longest] = names
+        .filter((name) => line === `  ${name}` || line.startsWith(`  ${name} `))
+        .sort((a, b) => b.length - a.length);
+      return longest === undefined ? [] : [longest];
+    });
+    for (const name of names) {
+      // `voice install` has a line for each way to give the pack: a folder, an archive, a URL.
+      const expected = name === 'voice install' ? 3 : 1;
+      assert.equal(named.filter((n) => n === name).length, expected, `${name} in:\n${help.stderr}`);
+    }
   });
 
   it('exits 1 for an unknown account and 2 for a bad command line, without creating a database', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { Client } from 'pg';
-import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
+import type { Database, DatabaseSource } from '../../src/store/db/database.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { probeService, type ServiceProbe } from './external-services.ts';
 
 // Contract tests run once per database: SQLite always, PostgreSQL at TEST_DATABASE_URL (default:

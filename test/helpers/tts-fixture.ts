@@ -11,14 +11,15 @@ import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/bill
 import { LexiconService } from '../../src/accounts/lexicons.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
-import type { Limits } from '../../src/http/routes/voices.ts';
+import type { Limits } from '../../src/http/schemas/voices.ts';
 import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { EncodingThreads } from '../../src/speech/audio/encoding-threads.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
 import type { ClauseCache } from '../../src/speech/clause-cache.ts';
 import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { findVoice } from '../../src/speech/voices.ts';
-import { type Database, type DatabaseSource, openDatabase } from '../../src/store/db/database.ts';
+import type { Database, DatabaseSource } from '../../src/store/db/database.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import type { RateLimitStore } from '../../src/store/rate-limit/rate-limit-store.ts';

@@ -348,6 +348,25 @@ describe('GET /metrics', () => {
     });
   });
 
+  describe('a normaliser pass that threw', () => {
+    it('is counted by language and pass, and a name that is not a pass name makes no series', async () => {
+      const metrics = new PrometheusMetrics();
+      metrics.normalizationFailed('en', 'money');
+      metrics.normalizationFailed('en', 'money');
+      metrics.normalizationFailed('rw', 'e-mail-address');
+      metrics.normalizationFailed('fr', 'x"} 1\n# TYPE y counter');
+      const scraped = new Scrape((await metrics.render()).body);
+      assert.equal(scraped.value('ijwi_normalization_failures_total', { language: 'en', pass: 'money' }), 2);
+      assert.equal(
+        scraped.value('ijwi_normalization_failures_total', { language: 'rw', pass: 'e-mail-address' }),
+        1,
+      );
+      assert.equal(scraped.value('ijwi_normalization_failures_total', { language: 'fr', pass: 'none' }), 1);
+      const series = [...scraped.keys()].filter((k) => k.startsWith('ijwi_normalization_failures_total'));
+      assert.equal(series.length, 3, series.join('\n'));
+    });
+  });
+
   describe('the dashboard and the alerts', () => {
     it('use only metrics the service serves', async () => {
       const { body } = await new PrometheusMetrics().render();

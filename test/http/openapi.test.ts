@@ -4,7 +4,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { type ErrorCode, errorStatus } from '../../src/http/errors.ts';
-import type { Limits } from '../../src/http/routes/voices.ts';
+import type { Limits } from '../../src/http/schemas/voices.ts';
 import { speakerIdRange } from '../../src/http/tts-request.ts';
 import { streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { Lexicon } from '../../src/speech/lexicon.ts';

@@ -7,10 +7,9 @@ import { assignedVoice } from '../../src/speech/assigned-voices.ts';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { SharedClause } from '../../src/speech/cached-clause-stream.ts';
+import { type CachedClause, SharedClause } from '../../src/speech/cached-clause-stream.ts';
 import {
   type AccountClauses,
-  type CachedClause,
   ClauseCache,
   type ClauseSpec,
   clauseKey,

@@ -8,7 +8,7 @@ import { type AuthFormState, type FieldProblem, signInPage, signUpPage } from '.
 import { messagePage } from '../../web/pages/message.ts';
 import { sendPage } from '../page-headers.ts';
 import { chosenLanguage, pageLanguage, setLanguageCookie } from '../page-language.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import {
   clearSessionCookie,
   formField,

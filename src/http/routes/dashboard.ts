@@ -4,7 +4,7 @@ import { type DashboardNotice, type DashboardPageOptions, dashboardPage } from '
 import { usageSeries, usageSince } from '../../web/usage-chart.ts';
 import { sendPage } from '../page-headers.ts';
 import { openFlash, sealFlash } from '../sealed-flash.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import { flashCookie, formField, sessionOrSignIn, webPageContext } from '../web-session.ts';
 
 // The usage table shows the newest entries; a busy account's full history is an export for later.

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isSiteLanguage } from '../../web/i18n/languages.ts';
 import { ApiError } from '../errors.ts';
 import { setLanguageCookie } from '../page-language.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import { fromOwnPage } from '../web-session.ts';
 import { safeNext } from './account.ts';
 

@@ -8,7 +8,7 @@ import {
   lexiconPage,
 } from '../../web/pages/lexicon.ts';
 import { sendPage } from '../page-headers.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import { formField, sessionOrSignIn, webPageContext } from '../web-session.ts';
 
 const NOTICES: readonly LexiconNotice[] = ['added', 'saved', 'deleted', 'not_found'];

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { docsPage, parseOpenApi } from '../../web/pages/docs.ts';
 import { landingPage } from '../../web/pages/landing.ts';
 import { sendPage } from '../page-headers.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import { webPageContext } from '../web-session.ts';
 
 type OpenApi = ReturnType<typeof parseOpenApi>;

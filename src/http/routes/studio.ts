@@ -12,7 +12,7 @@ import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
 import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
 import { parseTtsRequest, withLexicon } from '../tts-request.ts';
-import type { WebContext } from '../web.ts';
+import type { WebContext } from '../web-context.ts';
 import { fromOwnPage, sameToken, sessionOrSignIn, webPageContext } from '../web-session.ts';
 import { tooManySockets } from './live.ts';
 

@@ -8,13 +8,7 @@ import { translatorFor } from '../../web/i18n/translator.ts';
 import { voicesPage } from '../../web/pages/voices.ts';
 import { PAGE_HEADERS } from '../page-headers.ts';
 import { pageLanguage } from '../page-language.ts';
-import { type VoiceCatalogue, voicesRouteSchema } from '../schemas/voices.ts';
-
-export interface Limits {
-  readonly fileMaxChars: number;
-  readonly streamMaxChars: number;
-  readonly requestsPerMinute: number;
-}
+import { type Limits, type VoiceCatalogue, voicesRouteSchema } from '../schemas/voices.ts';
 
 /** The machine listing of `?format=json`, in the contract's shape. */
 export function voiceCatalogue(limits: Limits): VoiceCatalogue {

@@ -5,7 +5,13 @@ import type { EngineId } from '../../speech/engines/engine.ts';
 import { engines } from '../../speech/engines/registry.ts';
 import { builtInVoices, languages } from '../../speech/voices.ts';
 import { tags } from '../openapi.ts';
-import type { Limits } from '../routes/voices.ts';
+
+/** The service's limits on a call, as the listing states them. */
+export interface Limits {
+  readonly fileMaxChars: number;
+  readonly streamMaxChars: number;
+  readonly requestsPerMinute: number;
+}
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 

@@ -1,4 +1,3 @@
-import { noMetrics, type PoolMetrics } from '../../metrics/metrics.ts';
 import type { CompressedFormat } from '../audio/compressed-formats.ts';
 import type { EncodingStream } from '../audio/encoding-threads.ts';
 import {
@@ -12,6 +11,7 @@ import { engines } from '../engines/registry.ts';
 import { CallCount, callLimitOf, heavyWorkersOf, mayTakeWorker, type OpenCall } from './admission.ts';
 import { CostEstimate } from './cost.ts';
 import { JobStream } from './job-stream.ts';
+import { noPoolMetrics, type PoolMetrics } from './pool-metrics.ts';
 import {
   bytesPerSecond,
   CONTROL_CANCEL,
@@ -142,7 +142,7 @@ export class EnginePool {
 
   private constructor(options: PoolOptions) {
     this.#options = options;
-    this.#metrics = options.metrics ?? noMetrics;
+    this.#metrics = options.metrics ?? noPoolMetrics;
     this.#workers = new EngineWorkers<QueuedJob>(
       { warmUp: options.warmUp, waiting: this.#waiting, niceness: options.workerNiceness ?? 0 },
       {

@@ -12,7 +12,8 @@
  * upper-case words of four letters or more that look pronounceable are left to the engine as
  * words (see `readsAsWord`).
  */
-import type { CurrencyCode, NormalizationRule, Verbalizer } from './verbalizer.ts';
+import { normalizationFailed } from './normalization-failures.ts';
+import type { CurrencyCode, LanguageCode, NormalizationRule, Verbalizer } from './verbalizer.ts';
 
 /** A number as written, split into what the verbalizer methods take. */
 export interface WrittenNumber {
@@ -134,14 +135,20 @@ export function parseWrittenNumber(
 type Replacer = (match: RegExpExecArray) => string | undefined;
 
 interface Pass {
+  /** For the failure report (`normalization-failures.ts`): the rule's name, or the pass's. */
+  readonly name: string;
   readonly pattern: RegExp;
   readonly replace: Replacer;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** Replaces every match; a replacer that throws or returns undefined keeps the text as written. */
-function runPass(text: string, { pattern, replace }: Pass): string {
+/**
+ * Replaces every match; a replacer that returns undefined keeps the text as written. One that
+ * throws is reported (`normalizationFailed`, which throws unless the service records it instead),
+ * and its match is kept as written.
+ */
+function runPass(text: string, { name, pattern, replace }: Pass, language: LanguageCode): string {
   pattern.lastIndex = 0;
   let out = '';
   let last = 0;
@@ -150,7 +157,8 @@ function runPass(text: string, { pattern, replace }: Pass): string {
     let words: string | undefined;
     try {
       words = replace(m);
-    } catch {
+    } catch (error) {
+      normalizationFailed({ language, pass: name, error });
       words = undefined;
     }
     if (words === undefined) continue;
@@ -391,10 +399,11 @@ function phoneGroups(digits: string, international: boolean): string[] {
 /**
  * Builds the normaliser of one language: a function from raw text to text with numbers, money,
  * phone numbers, times, dates, percentages, acronyms and abbreviations spelled out in that
- * language's words. Patterns are compiled once here; the returned function never throws (a
- * reading that fails leaves the text as written), keeps punctuation, and collapses whitespace
- * to single spaces, a run holding a line break becoming one line break (a sentence boundary for
- * the clause splitter).
+ * language's words. Patterns are compiled once here; a pass that throws is reported (see
+ * `normalization-failures.ts`: thrown by default; in the service, counted and logged, its match
+ * kept as written while the other passes keep their work). It keeps punctuation and collapses
+ * whitespace to single spaces, a run holding a line break becoming one line break (a sentence
+ * boundary for the clause splitter).
  */
 export function createNormalizer(verbalizer: Verbalizer): (text: string) => string {
   const v = verbalizer;
@@ -402,9 +411,14 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
   const signed = (sign: string | undefined, n: number) => (sign ? -n : n);
   const digitByDigit = (digits: string) => Array.from(digits, (d) => v.cardinal(Number(d))).join(' ');
   const ruleToPass = (rule: NormalizationRule): Pass => ({
+    name: rule.name,
     pattern: withGlobalFlag(rule.pattern),
     replace: (m) => rule.replace(m),
   });
+
+  // An amount the language cannot say is no reading (left to the number pass), not an error.
+  const sayable = (n: WrittenNumber | undefined) =>
+    n !== undefined && Math.abs(n.integer) <= (v.largestAmount ?? Number.POSITIVE_INFINITY) ? n : undefined;
 
   const readNumber = (written: string, sign: string | undefined): string | undefined => {
     // A leading zero marks a code or an identifier (`007`), read digit by digit.
@@ -427,6 +441,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
       ? token
       : Array.from(token, (letter) => v.letter(letter)).join(' ');
   const acronyms: Pass = {
+    name: 'acronym',
     // A run of upper-case words is matched whole: three or more words of two letters or more is
     // shouted text (CALL NOW TO BOOK), left for the engine to read as words.
     pattern: /(?<![\p{L}\p{N}])[A-Z]+(?: [A-Z]+)*(?![\p{L}\p{N}])/gu,
@@ -441,6 +456,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
     keypadPass(v),
     ...v.rules.map(ruleToPass),
     {
+      name: 'money',
       pattern: new RegExp(
         `${SIGN}(?<![\\p{L}\\p{N}])(${CURRENCY})[ \\u00A0]?(${NUMBER})${NUMBER_END}|${SIGN}${NUMBER_START}(${NUMBER})[ \\u00A0]?(${CURRENCY})(?![\\p{L}\\p{N}])`,
         'gu',
@@ -449,22 +465,22 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
       replace: (m) => {
         const currency = CURRENCY_CODES[m[2] ?? m[6] ?? ''];
         if (currency === undefined) return undefined;
-        const n = parseWrittenNumber(
-          m[3] ?? m[5] ?? '',
-          sep,
-          currency === 'RWF' || v.groupsBeforeThreeDigits,
+        const n = sayable(
+          parseWrittenNumber(m[3] ?? m[5] ?? '', sep, currency === 'RWF' || v.groupsBeforeThreeDigits),
         );
         const amount = n && v.money(n.integer, n.fractionDigits, currency);
         return amount && ((m[1] ?? m[4]) === undefined ? amount : `${v.minus} ${amount}`);
       },
     },
     {
+      name: 'phone',
       pattern:
         /(?<![\p{L}\p{N}+])(?:(\+|00|\(\+)?250\)?[ \u00A0-]?|0)(?:7[ .-]?[2389]|2[ .-]?5)(?:[ \u00A0.-]?\d){7}(?!\p{N})/gu,
       replace: (m) =>
         v.phone(phoneGroups(m[0].replace(/\D/g, ''), !m[0].startsWith('0') || m[0].startsWith('00'))),
     },
     {
+      name: 'time',
       pattern:
         /(?<![\p{N}.,:])([01]?\d|2[0-3])(?::([0-5]\d)(?!:?\p{N})|[ \u00A0]?h(?:[ \u00A0]?([0-5]\d))?(?![\p{L}\p{N}]))(?:[ \u00A0]?([ap])\.?m\.?(?![\p{L}]))?|(?<![\p{N}.,:])(1[0-2]|0?[1-9])[ \u00A0]?([ap])\.?m\.?(?![\p{L}\p{N}])/giu,
       replace: (m) => {
@@ -479,6 +495,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
       },
     },
     {
+      name: 'date',
       pattern: new RegExp(`(?<![\\p{N}.,/-])(?:${NUMERIC_DATE_SOURCE})(?![.,/-]?\\p{N})`, 'gu'),
       replace: (m) => {
         const date = parseNumericDate(m[0]);
@@ -486,13 +503,15 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
       },
     },
     {
+      name: 'percent',
       pattern: new RegExp(`${SIGN}${NUMBER_START}(${NUMBER})[ \\u00A0\\u202F]?%`, 'gu'),
       replace: (m) => {
-        const n = parseWrittenNumber(m[2] ?? '', sep, v.groupsBeforeThreeDigits);
+        const n = sayable(parseWrittenNumber(m[2] ?? '', sep, v.groupsBeforeThreeDigits));
         return n && v.percent(signed(m[1], n.integer), n.fractionDigits);
       },
     },
     {
+      name: 'number',
       pattern: new RegExp(`${SIGN}${NUMBER_START}(${NUMBER})${NUMBER_END}`, 'gu'),
       replace: (m) => readNumber(m[2] ?? '', m[1]),
     },
@@ -500,6 +519,7 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
   ];
   if (abbreviationAlternatives.length > 0) {
     passes.push({
+      name: 'abbreviation',
       pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${abbreviationAlternatives.join('|')})`, 'gu'),
       // A dot that also ended the text or a line is kept as the sentence's full stop.
       replace: (m) => {
@@ -511,15 +531,9 @@ export function createNormalizer(verbalizer: Verbalizer): (text: string) => stri
   }
 
   return (text: string): string => {
-    try {
-      let out = String(text);
-      for (const pass of passes) {
-        out = runPass(out, pass);
-      }
-      return collapseWhitespace(out);
-    } catch {
-      return collapseWhitespace(String(text));
-    }
+    let out = String(text);
+    for (const pass of passes) out = runPass(out, pass, v.language);
+    return collapseWhitespace(out);
   };
 }
 
@@ -534,6 +548,7 @@ function keypadPass(v: Verbalizer): Pass {
   const key = (character: string) =>
     character === '*' ? star : character === '#' ? hash : v.cardinal(Number(character));
   return {
+    name: 'keypad',
     pattern:
       /(?<![\p{L}\p{N}*#/])([*#][\d*#]*\d[\d*#]*#)(?![\p{L}\p{N}])|(?<=\p{N}[ \t]*)(\*)(?=[ \t]*\p{N})|(?<![\p{L}\p{N}*#])([*#])(?![\p{L}\p{N}*#])|[*#]+/gu,
     replace: (m) => {

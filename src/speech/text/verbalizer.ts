@@ -33,6 +33,12 @@ export interface Verbalizer {
   readonly groupsBeforeThreeDigits?: boolean;
   /** A whole number in counting form; negative numbers too. Must cover at least 0..999,999,999. */
   cardinal(n: number): string;
+  /**
+   * The largest amount (of money, or a percentage) the language says in words; a larger one is
+   * not a reading the normaliser asks for, and the number pass reads its digits instead. No bound
+   * when absent.
+   */
+  readonly largestAmount?: number;
   /** The word said before a negative amount ("minus"). */
   readonly minus: string;
   /** `integer` and the fraction digits exactly as written (`3,05` -> 3, "05"). */

@@ -3,7 +3,6 @@ import type { LexiconRepository } from '../../accounts/lexicon-repository.ts';
 import type { AccountRepository, ApiKeyRepository, LedgerRepository } from '../../accounts/repositories.ts';
 import type { TopUpRequestRepository } from '../../accounts/topup-requests.ts';
 import type { Schema } from './schema.ts';
-import { openSqliteDatabase } from './sqlite-database.ts';
 
 /** An open database: the repositories the domain uses, a health check and a way to close it. */
 export interface Database {
@@ -24,17 +23,3 @@ export interface Database {
 export type DatabaseSource =
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'postgres'; readonly url: string };
-
-/**
- * Opens the database named by `source` and migrates it to the latest schema before resolving. A
- * plain string is an SQLite file (or `':memory:'`), the embedded default that tests and tools open
- * directly. See `openSqliteDatabase` and `openPostgresDatabase` for each one's settings. The
- * PostgreSQL client is loaded only when it is the one configured: an instance on the embedded
- * default does not hold its memory.
- */
-export async function openDatabase(source: DatabaseSource | string): Promise<Database> {
-  if (typeof source === 'string') return openSqliteDatabase(source);
-  if (source.kind === 'sqlite') return openSqliteDatabase(source.file);
-  const { openPostgresDatabase } = await import('./postgres-database.ts');
-  return openPostgresDatabase(source.url);
-}

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  type NormalizationFailure,
+  NormalizationPassError,
+  reportNormalizationFailures,
+} from '../../../src/speech/text/normalization-failures.ts';
+import {
   createNormalizer,
   parseNumericDate,
   parseWrittenNumber,
@@ -298,17 +303,44 @@ describe('createNormalizer: robustness', () => {
     assert.equal(dot(''), '');
     assert.equal(dot(undefined as unknown as string), 'undefined');
   });
-  it('keeps the text as written when a verbalizer throws', () => {
+  it('fails the call when a pass throws: a bug in one pass is never silently dropped', () => {
     const fail = () => {
       throw new Error('no words');
     };
-    const broken = createNormalizer(
-      stub('.', { cardinal: fail, money: fail, phone: fail, time: fail, letter: fail }),
+    const broken = createNormalizer(stub('.', { money: fail }));
+    assert.throws(
+      () => broken('Pay 5,000 Frw at 14:30.'),
+      (error: unknown) =>
+        error instanceof NormalizationPassError &&
+        /"money" \(en\)/.test(error.message) &&
+        error.cause instanceof Error &&
+        error.cause.message === 'no words',
     );
-    assert.equal(
-      broken('Pay 5,000 Frw, call 0788 123 456 at 14:30, BBC  7.'),
-      'Pay 5,000 Frw, call 0788 123 456 at 14:30, BBC 7.',
+  });
+  it('in the service, reports a pass that throws and keeps every other reading', () => {
+    const fail = () => {
+      throw new Error('no words');
+    };
+    const broken = read(createNormalizer(stub('.', { money: fail, letter: fail })));
+    const failures: NormalizationFailure[] = [];
+    const restore = reportNormalizationFailures((failure) => failures.push(failure));
+    try {
+      // The money and its currency kept as written (the number pass then reads the digits it
+      // left), the time and the phone number read: only the broken passes' matches are raw.
+      assert.equal(
+        broken('Pay 5,000 Frw, call 0788 123 456 at 14:30, BBC  7.'),
+        'Pay {n 5000} Frw, call {phone 0788|123|456} at {time 14:30}, BBC {n 7}.',
+      );
+    } finally {
+      restore();
+    }
+    assert.deepEqual(
+      failures.map(({ language, pass }) => `${language} ${pass}`),
+      ['en money', 'en acronym'],
     );
+    assert.ok(failures.every((f) => f.error instanceof Error && f.error.message === 'no words'));
+    // Strict again once restored.
+    assert.throws(() => broken('$5'), NormalizationPassError);
   });
   it('normalises a long text quickly', () => {
     const text =

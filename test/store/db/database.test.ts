@@ -5,15 +5,16 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { BillingService } from '../../../src/accounts/billing.ts';
 import type { LedgerKind } from '../../../src/accounts/repositories.ts';
-import { type DatabaseSource, openDatabase } from '../../../src/store/db/database.ts';
+import type { DatabaseSource } from '../../../src/store/db/database.ts';
 import { migrationNames } from '../../../src/store/db/migrations.ts';
+import { openDatabase } from '../../../src/store/db/open-database.ts';
 import { describeEachDatabase } from '../../helpers/databases.ts';
 
 // The store contract at the database level, on every database: migrations, health, the ledger's
 // schema rules, and billing atomicity across processes ("on one instance or many").
 
 const run = promisify(execFile);
-const storeUrl = new URL('../../../src/store/db/database.ts', import.meta.url).href;
+const storeUrl = new URL('../../../src/store/db/open-database.ts', import.meta.url).href;
 const billingUrl = new URL('../../../src/accounts/billing.ts', import.meta.url).href;
 
 const account = {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BillingService } from '../../../src/accounts/billing.ts';
-import { type Database, openDatabase } from '../../../src/store/db/database.ts';
+import type { Database } from '../../../src/store/db/database.ts';
+import { openDatabase } from '../../../src/store/db/open-database.ts';
 import { openPostgresDatabase } from '../../../src/store/db/postgres-database.ts';
 import { postgres, storeFactories } from '../../helpers/databases.ts';
 import { unusedPort } from '../../helpers/ports.ts';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { type Database, openDatabase } from '../../../src/store/db/database.ts';
+import type { Database } from '../../../src/store/db/database.ts';
+import { openDatabase } from '../../../src/store/db/open-database.ts';
 import { openSqliteDatabase } from '../../../src/store/db/sqlite-database.ts';
 import { reusingStatements } from '../../../src/store/db/sqlite-dialect.ts';
 

@@ -87,6 +87,7 @@ export const englishVerbalizer: Verbalizer = {
   minus: 'minus',
   decimalSeparator: '.',
   cardinal: englishCardinal,
+  largestAmount: Number.MAX_SAFE_INTEGER,
   decimal: englishDecimal,
   percent: (integer, fractionDigits) => `${englishDecimal(integer, fractionDigits)} percent`,
   money: englishMoney,

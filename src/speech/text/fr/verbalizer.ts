@@ -94,6 +94,7 @@ export const frenchVerbalizer: Verbalizer = {
   minus: 'moins',
   decimalSeparator: ',',
   cardinal: frenchCardinal,
+  largestAmount: 999_999_999_999,
   decimal: frenchDecimal,
   percent: (integer, fractionDigits) => `${frenchDecimal(integer, fractionDigits)} pour cent`,
   money: frenchMoney,

@@ -48,6 +48,8 @@ describe('English normalisation', () => {
       ['12.50 USD', 'twelve dollars and fifty cents'],
       ['$1', 'one dollar'],
       ['$0.99', 'ninety-nine cents'],
+      // Past what a number can hold exactly, its digits are read one by one.
+      ['Frw 99999999999999999999', `Rwandan francs${' nine'.repeat(20)}`],
       ['€20', 'twenty euros'],
     ]);
   });

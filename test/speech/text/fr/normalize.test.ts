@@ -57,6 +57,9 @@ describe('French normalisation', () => {
       ['12,50 €', 'douze euros cinquante'],
       ['0,50 €', 'cinquante centimes'],
       ['2 000 000 €', "deux millions d'euros"],
+      // Past the hundreds of milliards no amount is said: its digits are read one by one.
+      ['1000000000000000 Frw', `un ${'zéro '.repeat(15)}francs rwandais`],
+      ['99999999999999999999 %', `${'neuf '.repeat(20)}%`],
     ]);
   });
 
