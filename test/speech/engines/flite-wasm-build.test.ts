@@ -17,6 +17,14 @@ describe("Flite's WebAssembly module, built in the repository", () => {
     assert.equal(actual, recorded);
   });
 
+  test('calls no function through a signature it was not defined with (the linker would make the call a trap)', () => {
+    // Flite's main declared flite_set_lang_list as returning a pointer, its definition returns
+    // nothing: wasm-ld links such a call to a stub that traps, named in the name section
+    // (patches/02 declares it as defined).
+    const binary = readFileSync(new URL('flite.wasm', WASM_DIR));
+    assert.equal(binary.indexOf('signature_mismatch'), -1);
+  });
+
   const toolchain = [
     '/usr/bin/clang',
     '/usr/bin/wasm-ld',
