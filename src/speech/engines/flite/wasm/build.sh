@@ -108,9 +108,12 @@ for voice in "${voices[@]}"; do
 done
 
 # The name section stays (function and data segment names): the runner finds the streaming
-# callback and the read-only data by them (wasm-binary.ts).
+# callback and the read-only data by them (wasm-binary.ts). The stack is 64 KiB, as the npm
+# build's was (each worker's instance keeps, and puts back before every run, a copy of the
+# memory outside the read-only data, the stack included), and comes first, below the data, so
+# that an overflow traps instead of writing over the data.
 clang --target=wasm32-wasi -O2 "${objects[@]}" -lm -lwasi-emulated-signal \
-  -Wl,--strip-debug -Wl,-z,stack-size=1048576 \
+  -Wl,--strip-debug -Wl,--stack-first -Wl,-z,stack-size=65536 \
   -o "$out/flite.wasm"
 
 if [ "${1:-}" = '--check' ]; then
