@@ -82,8 +82,9 @@ voice_sources() {
 
 # Flite's configure for a system without audio devices, sockets or mmap; -w: Flite's own warnings
 # are not this build's to fix. The paths of the build are mapped away so the bytes do not depend
-# on where it ran.
-cflags=(--target=wasm32-wasi -O2 -fwrapv -fno-exceptions -w
+# on where it ran. -msimd128: the vocoder's filter stages go in two-lane vectors (patches/07);
+# Node has WebAssembly SIMD, as the resampler's kernel uses.
+cflags=(--target=wasm32-wasi -O2 -msimd128 -fwrapv -fno-exceptions -w
   -ffile-prefix-map="$work"=. -ffile-prefix-map="$here"=.
   -DCST_AUDIO_NONE -DCST_NO_SOCKETS -D_WASI_EMULATED_SIGNAL
   -I "$top/include" -I "$top/lang/usenglish" -I "$top/lang/cmulex")
