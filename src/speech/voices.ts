@@ -135,7 +135,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'us-english',
     sampleRate: FLITE_RATE,
-    gainDb: -2.4,
+    gainDb: -2.3,
     engineVoice: flite('slt'),
   },
   {
@@ -145,7 +145,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'us-english',
     sampleRate: FLITE_RATE,
-    gainDb: 3.2,
+    gainDb: 3.3,
     engineVoice: flite('rms'),
   },
   {
@@ -167,7 +167,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'female',
     group: 'african-english',
     sampleRate: FLITE_RATE,
-    gainDb: -2.3,
+    gainDb: -2.2,
     // The speaker of Grace and Olivia at her own pitch (Olivia's is higher), quicker than Grace,
     // with the accent's th-stopping, full vowels, FOOT [u], LOT [ɔ] and "-day" [dei]: for her
     // speaker, the features that cost the fewest words (bench/README.md, the accent's ablation).
@@ -185,7 +185,7 @@ export const builtInVoices: readonly Voice[] = [
     gender: 'male',
     group: 'african-english',
     sampleRate: FLITE_RATE,
-    gainDb: 3.1,
+    gainDb: 3.2,
     // The speaker of James, quicker (Flite's rms voice keeps its own pitch whatever the target),
     // with the accent's stopped [ð] ("the" [də]), full vowels, unstressed KIT [i], LOT [ɔ] and
     // "-day" [dei]: for his speaker, the features that cost the fewest words (the stopped [θ],

