@@ -19,6 +19,8 @@ import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
+import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
+import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
@@ -164,6 +166,10 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
       }),
       error.status,
     );
+  if (request.url.startsWith(ELEVENLABS_PREFIX)) {
+    const elevenLabs = elevenLabsError(error, request.id);
+    return reply.status(elevenLabs.status).send(elevenLabs.body);
+  }
   const body = errorBody(error, request.id);
   if (!request.url.startsWith(OPENAI_PREFIX)) return reply.status(error.status).send(body);
   return reply.status(error.status).send({ error: { ...body.error, type: openAiErrorType(error.status) } });
@@ -311,6 +317,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sockets: liveSockets,
       accounts: deps.tts.accounts,
       publicBaseUrl: deps.tts.publicBaseUrl,
+    });
+    await app.register(elevenLabsRoutes, {
+      accounts: deps.tts.accounts,
+      maxChars: deps.limits.streamMaxChars,
     });
     if (deps.web) {
       await app.register(webPlugin, {
