@@ -366,16 +366,22 @@ function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
 }
 
 /**
- * Writes the head and the first audio, and resolves whether they were handed to the socket. What
- * "the first write failed" can be known as: the write's callback reports an error (the peer
- * reset the connection, so nothing more reaches it), or the response closes or the client goes
- * before that callback, which Node calls once the bytes are in the kernel's send buffer. Call it
- * only when `clientGone` is false: on a closed or ended socket Node drops the write and never
- * calls back. A callback without error means the bytes were handed over, and the charge stands
- * even if the client never reads them (its hang-up was still on the way). The first write is the
- * head and the frames of the engine's first chunk (kilobytes to tens of kilobytes), which a new
- * connection's send buffer takes whole in practice; were it taken in part and the connection then
- * failed, the client could have had part of that chunk, and is refunded all the same.
+ * Writes the head and the first audio, and resolves whether they reached a client that was still
+ * there. What "not delivered" can be known as: the write's callback reports an error (the peer
+ * reset the connection), or the response closes or the client goes before that callback (which
+ * Node calls once the bytes are in the kernel's send buffer), or by the event loop's next poll of
+ * the sockets after it: a hang-up (FIN or reset) that was already in this host's kernel, unread,
+ * when the audio was written. A client that closed outright then never had the audio (its kernel
+ * answers it with a reset); one that only half-closed (sent its FIN and reads on) gets this first
+ * write and no more (the server ends its half at the FIN) and is not charged either: the two
+ * cannot be told apart, and charging for silence is the worse error. So what a client can hear
+ * unpaid is bounded by the first write (the head and the engine's first chunk), and only when its
+ * hang-up lands within one poll of that write. Across a network a hang-up that crosses the audio
+ * in flight arrives a round trip later, when it cannot be told from a client that heard the
+ * audio and hung up, and the charge stands. Call it only when `clientGone` is false: on a closed
+ * or ended socket Node drops the write and never calls back. Were the first write taken in part
+ * and the connection then failed, the client could have had part of that chunk, and is refunded
+ * all the same.
  */
 function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -387,7 +393,12 @@ function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: Abo
     };
     raw.once('close', gone);
     signal.addEventListener('abort', gone, { once: true });
-    raw.write(bytes, (error) => settle(error === undefined || error === null));
+    raw.write(bytes, (error) => {
+      if (error !== undefined && error !== null) return settle(false);
+      // Two turns: the first runs after this poll's callbacks, the second after the next poll,
+      // which reads a hang-up that was already here; the listeners above settle first if it came.
+      setImmediate(() => setImmediate(() => settle(!clientGone(raw, signal))));
+    });
   });
 }
 

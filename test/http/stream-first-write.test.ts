@@ -12,12 +12,14 @@ import { buildTtsTestApp, startTestPool, type TtsFixture, waitUntil } from '../h
 // clients over real sockets leave at different moments around the first byte, each paying in
 // tokens on its own account, and every account's ledger is checked afterwards.
 //
-// How a client leaves decides what it can know. A client that half-closes (sends its FIN and goes
-// on reading) is, to the server, one that hung up: the server cannot tell the two apart until it
-// writes. But it still reads whatever the server handed to its socket, so it knows exactly
-// whether audio was sent: audio received <=> charged. A client that closes outright may have had
-// bytes in its kernel that it never read (the server wrote them before the hang-up reached it),
-// so for it only "audio seen => charged" and "charged at most once, refunded at most once" hold.
+// How a client leaves decides what it can know. A client that closes outright before the audio
+// reaches it gets none of it, and must not pay. A client that half-closes (sends its FIN and goes
+// on reading) is, to the server, one that hung up: it reads whatever was handed to its socket
+// before the server saw the FIN, and the server cannot tell it from one that closed outright when
+// the FIN lands within one poll of the first write; it is then refunded, having had that first
+// write. So: no audio => no net charge, for every client; audio => charged, for every client
+// that stayed past its first audio (it read it, or closed at seeing it); a half-closing client
+// with audio is charged once or not at all.
 
 /** Clients leaving 0-30 ms after sending, or at the first bytes, run in batches. */
 const CLIENTS = 100;
@@ -213,9 +215,12 @@ for (const stores of storeFactories()) {
         problems.push(`${what}: entries not of its request ${seen.requestId}`);
       }
       if (net !== 0 && net !== TOKENS) problems.push(`${what}: ${state}`);
-      if (seen.audioBytes > 0 && net !== TOKENS) problems.push(`${what}: received audio but ${state}`);
-      // Only a half-closing client knows for sure that nothing was handed to its socket.
-      if (cut.kind === 'half-close' && seen.audioBytes === 0 && net !== 0) {
+      if (seen.audioBytes > 0 && net !== TOKENS && cut.kind !== 'half-close') {
+        problems.push(`${what}: received audio but ${state}`);
+      }
+      // A client that half-closes reads whatever was handed to its socket; one that closes
+      // outright before the audio reaches it gets none of it: neither pays for audio it never had.
+      if (seen.audioBytes === 0 && net !== 0) {
         problems.push(`${what}: received no audio but ${state}`);
       }
       const balance = await fixture.balanceOf(accountId);
