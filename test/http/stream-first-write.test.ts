@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ClauseCache } from '../../src/speech/clause-cache.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { storeFactories } from '../helpers/databases.ts';
 import { buildTtsTestApp, startTestPool, type TtsFixture, waitUntil } from '../helpers/tts-fixture.ts';
@@ -151,134 +152,159 @@ function streamClient(port: number, key: string, cut: Cut): Promise<Seen> {
 // On each store: on PostgreSQL the charge is a few round trips, in which a hang-up can arrive
 // between the first audio and its write; SQLite commits without giving way to the socket, so
 // there only a hang-up read just before the first audio catches it (the sweep aims at that).
-for (const stores of storeFactories()) {
-  const title = `POST /api/v1/tts-stream.php when the client leaves around the first audio byte [${stores.kind}]`;
-  describe(title, { skip: stores.skip }, () => {
-    let pool: EnginePool;
-    let fixture: TtsFixture;
-    let port: number;
+// Each twice: the first audio made by the engine, and at its fastest, a clause the account had
+// said before, answered from its clause cache (each client's account hears the text whole once).
+for (const cached of [false, true])
+  for (const stores of storeFactories()) {
+    const title = `POST /api/v1/tts-stream.php when the client leaves around the first audio byte [${stores.kind}${cached ? ', cached clause' : ''}]`;
+    describe(title, { skip: stores.skip }, () => {
+      let pool: EnginePool;
+      let fixture: TtsFixture;
+      let port: number;
 
-    before(async () => {
-      stores.assertReachable();
-      pool = await startTestPool(2);
-      fixture = await buildTtsTestApp({ pool: () => pool, database: await stores.create() });
-      await fixture.app.listen({ port: 0, host: '127.0.0.1' });
-      port = (fixture.app.server.address() as AddressInfo).port;
-    });
-    after(async () => {
-      await fixture?.close();
-      await pool?.close();
-      await stores.dispose();
-    });
-
-    /** A client on a new account that pays in tokens (its free trial used up). */
-    const client = async (cut: Cut): Promise<Client> => {
-      const { accountId, key } = await fixture.newPayingAccount({ topUp: TOP_UP });
-      return { cut, accountId, seen: await streamClient(port, key, cut) };
-    };
-
-    /** Waits until every stream is over on the server, billing included. */
-    const settled = async () => {
-      let connections = -1;
-      await waitUntil(() => {
-        fixture.app.server.getConnections((_, count) => {
-          connections = count;
+      before(async () => {
+        stores.assertReachable();
+        pool = await startTestPool(2);
+        fixture = await buildTtsTestApp({
+          pool: () => pool,
+          database: await stores.create(),
+          ...(cached ? { clauseCache: new ClauseCache(8 * 1024 * 1024) } : {}),
         });
-        return connections === 0 && pool.running === 0 && pool.queued === 0;
-      }, 'every stream has stopped');
-      // A charge or refund may still be on its way to the database.
-      await sleep(200);
-    };
+        await fixture.app.listen({ port: 0, host: '127.0.0.1' });
+        port = (fixture.app.server.address() as AddressInfo).port;
+      });
+      after(async () => {
+        await fixture?.close();
+        await pool?.close();
+        await stores.dispose();
+      });
 
-    /** What is wrong with one client's ledger, given what it saw; `tally` counts outcomes. */
-    const problemsOf = async (name: string, { cut, accountId, seen }: Client, tally: Map<string, number>) => {
-      const problems: string[] = [];
-      const ledger = await fixture.ledgerOf(accountId);
-      // The account's own stream: everything but its top-up and the five trial uses.
-      const stream = ledger.filter(
-        (e) => e.kind !== 'top_up' && !(e.requestId ?? '').startsWith('req_trial_'),
-      );
-      const charges = stream.filter((e) => e.kind === 'charge' || e.kind === 'free_use');
-      const refunds = stream.filter((e) => e.kind !== 'charge' && e.kind !== 'free_use');
-      const net = -stream.reduce((sum, e) => sum + e.tokens, 0);
-      const what = `${name} (${JSON.stringify(cut)}, status ${seen.status ?? '-'}, ${seen.audioBytes} audio bytes)`;
-      const state = `${charges.length} charge(s), ${refunds.length} refund(s), net ${net}`;
-      const outcome = net !== 0 ? 'charged' : refunds.length > 0 ? 'refunded' : 'not charged';
-      const key = `${cut.kind} ${seen.audioBytes > 0 ? 'audio' : 'no audio'} -> ${outcome}`;
-      tally.set(key, (tally.get(key) ?? 0) + 1);
+      /** The requests that filled a client's clause cache, paid apart from its own. */
+      const heard = new Set<string>();
+      /** A client on a new account that pays in tokens (its free trial used up). */
+      const client = async (cut: Cut): Promise<Client> => {
+        const { accountId, key } = await fixture.newPayingAccount({ topUp: TOP_UP });
+        if (cached) {
+          const whole = await streamClient(port, key, { kind: 'none' });
+          assert.ok(whole.status === 200 && whole.requestId !== undefined, JSON.stringify(whole));
+          heard.add(whole.requestId);
+        }
+        return { cut, accountId, seen: await streamClient(port, key, cut) };
+      };
 
-      if (charges.length > 1 || refunds.length > 1) problems.push(`${what}: ${state}`);
-      if (refunds.length > 0 && charges.length === 0) problems.push(`${what}: a refund of nothing`);
-      const ids = new Set(stream.map((e) => e.requestId));
-      if (ids.size > 1) problems.push(`${what}: entries of several requests ${[...ids].join(', ')}`);
-      if (seen.requestId !== undefined && stream.some((e) => e.requestId !== seen.requestId)) {
-        problems.push(`${what}: entries not of its request ${seen.requestId}`);
-      }
-      if (net !== 0 && net !== TOKENS) problems.push(`${what}: ${state}`);
-      if (seen.audioBytes > 0 && net !== TOKENS && cut.kind !== 'half-close') {
-        problems.push(`${what}: received audio but ${state}`);
-      }
-      // A client that half-closes reads whatever was handed to its socket; one that closes
-      // outright before the audio reaches it gets none of it: neither pays for audio it never had.
-      if (seen.audioBytes === 0 && net !== 0) {
-        problems.push(`${what}: received no audio but ${state}`);
-      }
-      const balance = await fixture.balanceOf(accountId);
-      const sum = ledger.reduce((total, e) => total + e.tokens, 0);
-      if (balance.balance !== sum) problems.push(`${what}: balance ${balance.balance}, ledger sum ${sum}`);
-      if (balance.balance !== TOP_UP - net) problems.push(`${what}: balance ${balance.balance}`);
-      return problems;
-    };
+      /** Waits until every stream is over on the server, billing included. */
+      const settled = async () => {
+        let connections = -1;
+        await waitUntil(() => {
+          fixture.app.server.getConnections((_, count) => {
+            connections = count;
+          });
+          return connections === 0 && pool.running === 0 && pool.queued === 0;
+        }, 'every stream has stopped');
+        // A charge or refund may still be on its way to the database.
+        await sleep(200);
+      };
 
-    it('charges exactly the clients that were handed audio, each once', async (t) => {
-      const batched: Client[] = [];
-      for (let start = 0; start < CLIENTS; start += BATCH) {
-        const size = Math.min(BATCH, CLIENTS - start);
-        batched.push(
-          ...(await Promise.all(Array.from({ length: size }, (_, j) => client(cutFor(start + j))))),
+      /** What is wrong with one client's ledger, given what it saw; `tally` counts outcomes. */
+      const problemsOf = async (
+        name: string,
+        { cut, accountId, seen }: Client,
+        tally: Map<string, number>,
+      ) => {
+        const problems: string[] = [];
+        const ledger = await fixture.ledgerOf(accountId);
+        // The account's own stream: everything but its top-up and the five trial uses.
+        const stream = ledger.filter(
+          (e) =>
+            e.kind !== 'top_up' &&
+            !(e.requestId ?? '').startsWith('req_trial_') &&
+            !heard.has(e.requestId ?? ''),
         );
-      }
+        const charges = stream.filter((e) => e.kind === 'charge' || e.kind === 'free_use');
+        const refunds = stream.filter((e) => e.kind !== 'charge' && e.kind !== 'free_use');
+        const net = -stream.reduce((sum, e) => sum + e.tokens, 0);
+        const what = `${name} (${JSON.stringify(cut)}, status ${seen.status ?? '-'}, ${seen.audioBytes} audio bytes)`;
+        const state = `${charges.length} charge(s), ${refunds.length} refund(s), net ${net}`;
+        const outcome = net !== 0 ? 'charged' : refunds.length > 0 ? 'refunded' : 'not charged';
+        const key = `${cut.kind} ${seen.audioBytes > 0 ? 'audio' : 'no audio'} -> ${outcome}`;
+        tally.set(key, (tally.get(key) ?? 0) + 1);
 
-      // The sweep: the time to the first audio byte of a quiet server, then clients one at a
-      // time half-closing from 3 ms before it to 1 ms after, a tenth of a millisecond apart.
-      const timings: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const whole = await client({ kind: 'none' });
-        assert.ok(whole.seen.firstAudioMs !== undefined && whole.seen.status === 200, JSON.stringify(whole));
-        timings.push(whole.seen.firstAudioMs);
-      }
-      const firstAudioMs = timings.sort((a, b) => a - b)[2] ?? 0;
-      const swept: Client[] = [];
-      for (let i = 0; i < SWEEP; i++) {
-        const afterMs = Math.max(0, firstAudioMs - 3 + (4 * i) / SWEEP);
-        swept.push(await client({ kind: 'half-close', afterMs: Math.round(afterMs * 100) / 100 }));
-      }
-      await settled();
+        if (charges.length > 1 || refunds.length > 1) problems.push(`${what}: ${state}`);
+        if (refunds.length > 0 && charges.length === 0) problems.push(`${what}: a refund of nothing`);
+        const ids = new Set(stream.map((e) => e.requestId));
+        if (ids.size > 1) problems.push(`${what}: entries of several requests ${[...ids].join(', ')}`);
+        if (seen.requestId !== undefined && stream.some((e) => e.requestId !== seen.requestId)) {
+          problems.push(`${what}: entries not of its request ${seen.requestId}`);
+        }
+        if (net !== 0 && net !== TOKENS) problems.push(`${what}: ${state}`);
+        if (seen.audioBytes > 0 && net !== TOKENS && cut.kind !== 'half-close') {
+          problems.push(`${what}: received audio but ${state}`);
+        }
+        // A client that half-closes reads whatever was handed to its socket; one that closes
+        // outright before the audio reaches it gets none of it: neither pays for audio it never had.
+        if (seen.audioBytes === 0 && net !== 0) {
+          problems.push(`${what}: received no audio but ${state}`);
+        }
+        const balance = await fixture.balanceOf(accountId);
+        const sum = ledger.reduce((total, e) => total + e.tokens, 0);
+        if (balance.balance !== sum) problems.push(`${what}: balance ${balance.balance}, ledger sum ${sum}`);
+        if (balance.balance !== TOP_UP - net - (cached ? TOKENS : 0))
+          problems.push(`${what}: balance ${balance.balance}`);
+        return problems;
+      };
 
-      const problems: string[] = [];
-      const tally = new Map<string, number>();
-      for (const [i, c] of batched.entries()) problems.push(...(await problemsOf(`client ${i}`, c, tally)));
-      const sweepTally = new Map<string, number>();
-      for (const [i, c] of swept.entries())
-        problems.push(...(await problemsOf(`swept client ${i}`, c, sweepTally)));
-      const summary = [
-        `batched: ${[...tally]
-          .sort()
-          .map(([k, n]) => `${k}: ${n}`)
-          .join('; ')}`,
-        `sweep around ${firstAudioMs.toFixed(2)} ms: ${[...sweepTally]
-          .sort()
-          .map(([k, n]) => `${k}: ${n}`)
-          .join('; ')}`,
-      ];
-      for (const line of summary) t.diagnostic(line);
-      assert.deepEqual(problems, [], summary.join('\n'));
-      // The cuts landed on both sides of the first byte, or the test proved nothing.
-      const all = [...batched, ...swept];
-      assert.ok(
-        all.some((c) => c.seen.audioBytes === 0) && all.some((c) => c.seen.audioBytes > 0),
-        summary.join('\n'),
-      );
+      it('charges exactly the clients that were handed audio, each once', async (t) => {
+        const batched: Client[] = [];
+        for (let start = 0; start < CLIENTS; start += BATCH) {
+          const size = Math.min(BATCH, CLIENTS - start);
+          batched.push(
+            ...(await Promise.all(Array.from({ length: size }, (_, j) => client(cutFor(start + j))))),
+          );
+        }
+
+        // The sweep: the time to the first audio byte of a quiet server, then clients one at a
+        // time half-closing from 3 ms before it to 1 ms after, a tenth of a millisecond apart.
+        const timings: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const whole = await client({ kind: 'none' });
+          assert.ok(
+            whole.seen.firstAudioMs !== undefined && whole.seen.status === 200,
+            JSON.stringify(whole),
+          );
+          timings.push(whole.seen.firstAudioMs);
+        }
+        const firstAudioMs = timings.sort((a, b) => a - b)[2] ?? 0;
+        const swept: Client[] = [];
+        for (let i = 0; i < SWEEP; i++) {
+          const afterMs = Math.max(0, firstAudioMs - 3 + (4 * i) / SWEEP);
+          swept.push(await client({ kind: 'half-close', afterMs: Math.round(afterMs * 100) / 100 }));
+        }
+        await settled();
+
+        const problems: string[] = [];
+        const tally = new Map<string, number>();
+        for (const [i, c] of batched.entries()) problems.push(...(await problemsOf(`client ${i}`, c, tally)));
+        const sweepTally = new Map<string, number>();
+        for (const [i, c] of swept.entries())
+          problems.push(...(await problemsOf(`swept client ${i}`, c, sweepTally)));
+        const summary = [
+          `batched: ${[...tally]
+            .sort()
+            .map(([k, n]) => `${k}: ${n}`)
+            .join('; ')}`,
+          `sweep around ${firstAudioMs.toFixed(2)} ms: ${[...sweepTally]
+            .sort()
+            .map(([k, n]) => `${k}: ${n}`)
+            .join('; ')}`,
+        ];
+        for (const line of summary) t.diagnostic(line);
+        assert.deepEqual(problems, [], summary.join('\n'));
+        // The cuts landed on both sides of the first byte, or the test proved nothing.
+        const all = [...batched, ...swept];
+        assert.ok(
+          all.some((c) => c.seen.audioBytes === 0) && all.some((c) => c.seen.audioBytes > 0),
+          summary.join('\n'),
+        );
+      });
     });
-  });
-}
+  }
