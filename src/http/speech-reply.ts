@@ -275,6 +275,7 @@ export async function streamBilledSpeech(
         .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
     };
     const delivered = { seconds: first.seconds };
+    const progress = recordProgress(() => delivered.seconds, recordHeard);
     const heard = await sendLaterAudio(raw, events, body, finish, delivered).catch(async (error: unknown) => {
       // Audio has started: no clean end of the chunked body, so the client knows it is incomplete.
       raw.destroy();
@@ -286,6 +287,7 @@ export async function streamBilledSpeech(
       }
       return undefined;
     });
+    await progress.stop();
     if (heard !== undefined) metrics.audioDelivered(path, engine, heard);
     // A stream cut short (a hang-up, a failure, the audio bound) records the audio handed to the
     // connection before it stopped, not the estimate the charge was decided on.
@@ -295,6 +297,40 @@ export async function streamBilledSpeech(
     await events.return(undefined);
     call.close();
   }
+}
+
+/** How often a stream's ledger entry is brought up to the audio handed over so far. */
+const PROGRESS_EVERY_MS = 2_000;
+
+/**
+ * Records `delivered()` every `PROGRESS_EVERY_MS` while a stream goes on, when it has grown, one
+ * record at a time, so that a process killed mid-stream leaves its ledger entry at most a couple
+ * of seconds short of the audio handed over, not at the bound its charge was decided on. `stop`
+ * ends the records and waits for the one under way; the stream's final record follows it.
+ */
+function recordProgress(
+  delivered: () => number,
+  record: (seconds: number) => Promise<void>,
+): { stop(): Promise<void> } {
+  let recorded = 0;
+  let under: Promise<void> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    const seconds = delivered();
+    if (busy || seconds <= recorded) return;
+    busy = true;
+    recorded = seconds;
+    under = record(seconds).finally(() => {
+      busy = false;
+    });
+  }, PROGRESS_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await under;
+    },
+  };
 }
 
 /**

@@ -271,9 +271,12 @@ export function recordJobs(pool: EnginePool): SynthesisJob[] {
   return jobs;
 }
 
-/** Listens on a free loopback port, for tests that need a real socket; resolves the base URL. */
+/**
+ * Listens on a free loopback port, for tests that need a real socket (once per app, however many
+ * tests ask); resolves the base URL.
+ */
 export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 

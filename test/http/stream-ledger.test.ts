@@ -77,4 +77,46 @@ describe('the ledger entry of a stream', () => {
     assert.ok(seconds >= heard, `${seconds} s recorded, ${heard} s heard`);
     assert.ok(seconds < heard + 15, `${seconds} s recorded, ${heard} s heard`);
   });
+  it('brings the entry up to the audio handed over while the stream is still going', async () => {
+    const account = await suite.fixture.newPayingAccount({ topUp: 1000 });
+    const base = await listenOnLoopback(suite.fixture.app);
+    // Four minutes of speech at 24 kHz (more than the sockets' buffers hold), to a caller that
+    // stops reading after its first audio (as a player that has buffered enough does): the stream
+    // stays open long after the first progress record, which a process killed mid-stream would keep.
+    const input = textOfLength(4000);
+    let receivedBytes = 0;
+    let ended = false;
+    const req = request(
+      `${base}/api/v1/tts-stream.php`,
+      { method: 'POST', headers: withKey(account.key) },
+      (res) => {
+        assert.equal(res.statusCode, 200);
+        res.on('error', () => {});
+        res.on('data', (chunk: Buffer) => {
+          receivedBytes += chunk.byteLength;
+          res.pause();
+        });
+        res.on('end', () => {
+          ended = true;
+        });
+      },
+    );
+    req.on('error', () => {});
+    req.end(JSON.stringify({ input, language: 'en', format: 'pcm16_24k' }));
+    try {
+      // The entry is written with the bound (over 120 s for this input) at the first audio.
+      let seconds = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 1000 && seconds > 120; i++) {
+        const [entry] = await suite.fixture.ledgerOf(account.accountId);
+        seconds =
+          entry?.kind === 'charge' ? (entry.seconds ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+        if (seconds > 120) await sleep(20);
+      }
+      assert.equal(ended, false, 'the stream is still going');
+      assert.ok(receivedBytes > 0, 'the caller had its first audio');
+      assert.ok(seconds > 0 && seconds <= 120, `${seconds} s recorded`);
+    } finally {
+      req.destroy();
+    }
+  });
 });
