@@ -106,7 +106,11 @@ export class LiveConnection {
     this.#services = services;
     this.#log = options.log;
     this.#onAuthenticated = options.onAuthenticated;
-    this.#output = { send: (message) => this.#send(message), ready: () => this.#ready() };
+    this.#output = {
+      send: (message) => this.#send(message),
+      ready: () => this.#ready(),
+      open: () => this.#socket.readyState === this.#socket.OPEN,
+    };
     socket.on('message', (data, isBinary) => {
       const text = isBinary ? undefined : data.toString();
       this.#chain = this.#chain
@@ -122,8 +126,11 @@ export class LiveConnection {
       );
   }
 
-  #send(message: ServerMessage): void {
-    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+  /** Sends `message` while the socket is open; whether it went (not once the client began to close). */
+  #send(message: ServerMessage): boolean {
+    if (this.#socket.readyState !== this.#socket.OPEN) return false;
+    this.#socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Resolves once the socket's buffer is under the high-water mark; rejects when it closes or stalls. */

@@ -16,7 +16,10 @@ import type { ServerMessage } from './protocol.ts';
 
 /** Where a context's messages go: the connection's writer, shared by its contexts. */
 export interface ContextOutput {
-  send(message: ServerMessage): void;
+  /** Sends a message; false when the connection is closing and nothing went. */
+  send(message: ServerMessage): boolean;
+  /** Whether the connection is open (the client has not begun to close it). */
+  open(): boolean;
   /**
    * Resolves when the client can take more (its socket buffer is under the high-water mark);
    * rejects when the socket is gone or the client has not read for too long.
@@ -83,6 +86,14 @@ export class LiveContext {
   #finished = false;
   #seq = 0;
   #bytesSent = 0;
+  /**
+   * Whether the first frame has outlived the event loop's next poll of the sockets after it was
+   * written: a hang-up read by then was already on its way before the frame, which the client
+   * never had (see `handFirstAudio` in `speech-reply.ts`, the same rule on HTTP).
+   */
+  #firstFrameSettled = false;
+  /** The charge was given back: at most once, whichever of the hang-up and the settling came last. */
+  #refunded = false;
   /** When the audio sent so far will have played, on `performance.now()`'s clock. */
   #playedUntil = 0;
   /** Ends the context's count among the calls in flight. */
@@ -149,13 +160,18 @@ export class LiveContext {
     this.#refundUndelivered();
   }
 
-  /** A context whose client left before its first frame pays nothing (the spec's stream rule). */
+  /**
+   * A context whose client left before its first frame, or within one poll of it, pays nothing
+   * (the spec's stream rule).
+   */
   #refundUndelivered(): void {
-    if (this.#bytesSent > 0 || !this.#options.bill.started) return;
+    if ((this.#bytesSent > 0 && this.#firstFrameSettled) || !this.#options.bill.started || this.#refunded)
+      return;
+    this.#refunded = true;
     this.#options.bill.refundUndelivered().catch((error: unknown) => this.#options.log(error));
   }
 
-  /** Ends the context with an error message; audio already sent stands. */
+  /** Ends the context with an error message; audio already sent stands, a charge for none is given back. */
   fail(error: ApiError): void {
     if (this.#finished) return;
     this.#generation++;
@@ -170,6 +186,9 @@ export class LiveContext {
       ...error.options.details,
     });
     this.#finish();
+    // A context that failed before its client had a frame (its socket gone while the first
+    // waited to be sent, say) was not delivered, and is not charged.
+    this.#refundUndelivered();
   }
 
   #enqueue(parts: readonly string[], at: number): void {
@@ -272,17 +291,29 @@ export class LiveContext {
       if (generation !== this.#generation || this.#finished) return;
       const now = performance.now();
       const first = this.#seq === 0;
-      if (first) this.#options.metrics.firstAudio('live', this.#engine(), now - completedAt);
-      this.#options.output.send({
+      const sent = this.#options.output.send({
         type: 'audio',
         context_id: this.#options.id,
         seq: this.#seq++,
         audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64'),
         ...(first ? { ttfa_ms: Math.round(now - completedAt) } : {}),
       });
+      // The client began to close: what was not sent was not delivered, and counts for nothing.
+      if (!sent) return;
+      if (first) this.#options.metrics.firstAudio('live', this.#engine(), now - completedAt);
       const ms = (audio.byteLength / format.bytesPerFrame) * FRAME_MS;
       this.#playedUntil = Math.max(this.#playedUntil, now) + ms;
       this.#bytesSent += audio.byteLength;
+      if (first) {
+        setImmediate(() =>
+          setImmediate(() => {
+            this.#firstFrameSettled = this.#options.output.open();
+            // A context that finished (all its audio sent) before its client's hang-up was read
+            // is no longer there to be abandoned: its refund is decided here.
+            if (!this.#firstFrameSettled && this.#finished) this.#refundUndelivered();
+          }),
+        );
+      }
     }
   }
 
