@@ -247,6 +247,17 @@ describe('SSML on the TTS endpoints', () => {
         '<speak>Hello <lang xml:lang="de-DE">Hallo</lang></speak>',
         'lang',
       ],
+      // An xml:lang must be a well-formed BCP 47 tag, not merely start like one.
+      [
+        'a right-to-left override in a lang tag',
+        '<speak>Hi <lang xml:lang="fr-\u202Ert">Salut</lang></speak>',
+        'lang',
+      ],
+      ['a right-to-left override in a speak tag', '<speak xml:lang="en-\u202Eus">Hello</speak>', 'speak'],
+      ['an underscore in a tag', '<speak xml:lang="en_US">Hello</speak>', 'speak'],
+      ['an empty subtag', '<speak><s xml:lang="en--US">Hello</s></speak>', 's'],
+      ['a tag ending in a hyphen', '<speak>Hi <lang xml:lang="rw-">Muraho</lang></speak>', 'lang'],
+      ['an over-long subtag', '<speak xml:lang="en-abcdefghi">Hello</speak>', 'speak'],
       ['a DOCTYPE', '<!DOCTYPE speak [<!ENTITY a "b">]><speak>&a;</speak>', null],
       ['nothing to speak', '<speak><break time="1s"/></speak>', null],
     ];

@@ -74,6 +74,21 @@ const ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   prosody: ['rate'],
   phoneme: ['alphabet', 'ph'],
 };
+/**
+ * Whether `tag` is a well-formed BCP 47 language tag: ASCII letters, digits and single hyphens
+ * only (checked first, as what `Intl` accepts is wider than what it must be read as), then
+ * `Intl.getCanonicalLocales`, which refuses ill-formed subtags (over-long, empty, misplaced).
+ */
+function isLanguageTag(tag: string): boolean {
+  if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)) return false;
+  try {
+    Intl.getCanonicalLocales(tag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The languages a `lang` element may name, by the primary subtag of its `xml:lang`. */
 const WORD_LANGUAGES: readonly LanguageCode[] = ['rw', 'en', 'fr'];
 /** Elements whose content is text only, read as a whole when they close. */
@@ -222,6 +237,10 @@ class Reader {
       }
     }
     const lang = attributes['xml:lang'];
+    if (lang !== undefined && !isLanguageTag(lang)) {
+      // Not echoed: a hostile tag may hold bidirectional or invisible characters.
+      throw this.#error(name, 'xml:lang is not a well-formed BCP 47 language tag (such as en, en-US, rw-RW)');
+    }
     const primary = lang?.split('-')[0]?.toLowerCase();
     if (name === 'lang') {
       if (lang === undefined) throw this.#error(name, `needs xml:lang: ${WORD_LANGUAGES.join(', ')}`);
