@@ -404,38 +404,66 @@ function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
 /**
  * Writes the head and the first audio, and resolves whether they reached a client that was still
  * there. What "not delivered" can be known as: the write's callback reports an error (the peer
- * reset the connection), or the response closes or the client goes before that callback (which
- * Node calls once the bytes are in the kernel's send buffer), or by the event loop's next poll of
- * the sockets after it: a hang-up (FIN or reset) that was already in this host's kernel, unread,
- * when the audio was written. A client that closed outright then never had the audio (its kernel
- * answers it with a reset); one that only half-closed (sent its FIN and reads on) gets this first
- * write and no more (the server ends its half at the FIN) and is not charged either: the two
- * cannot be told apart, and charging for silence is the worse error. So what a client can hear
- * unpaid is bounded by the first write (the head and the engine's first chunk), and only when its
- * hang-up lands within one poll of that write. Across a network a hang-up that crosses the audio
- * in flight arrives a round trip later, when it cannot be told from a client that heard the
- * audio and hung up, and the charge stands. Call it only when `clientGone` is false: on a closed
- * or ended socket Node drops the write and never calls back. Were the first write taken in part
- * and the connection then failed, the client could have had part of that chunk, and is refunded
- * all the same.
+ * reset the connection), the response closes or the client goes before that callback (which Node
+ * calls once the bytes are in the kernel's send buffer), or, by the event loop's next poll after
+ * it, a reset: read as an error (a client that closed with the audio unread), or found behind a
+ * FIN by `probeReset` (a client whose socket was closed before the audio reached it: its kernel
+ * answered the audio with a reset). A FIN with no reset behind it is a client that read the audio
+ * and hung up, or one that half-closed and reads on: the charge stands. On loopback or a local
+ * proxy the reset comes back within the write; across a network it comes a round trip later,
+ * after the poll, and the charge stands (a hang-up that crossed the audio in flight cannot be told
+ * from one that heard it). Call it only when `clientGone` is false: on a closed or ended socket
+ * Node drops the write and never calls back.
  */
 function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
+    const socket = raw.socket;
+    let probing: Promise<boolean> | undefined;
     const gone = () => settle(false);
+    // Runs before Node's own handler, which ends the server's half and would hide the reset.
+    const onFin = () => {
+      probing = probeReset(socket);
+    };
     const settle = (handed: boolean) => {
       raw.off('close', gone);
       signal.removeEventListener('abort', gone);
+      socket?.off('error', gone);
+      socket?.off('end', onFin);
       resolve(handed);
     };
     raw.once('close', gone);
     signal.addEventListener('abort', gone, { once: true });
     raw.write(bytes, (error) => {
       if (error !== undefined && error !== null) return settle(false);
-      // Two turns: the first runs after this poll's callbacks, the second after the next poll,
-      // which reads a hang-up that was already here; the listeners above settle first if it came.
-      setImmediate(() => setImmediate(() => settle(!clientGone(raw, signal))));
+      // From here a close is no sign: a client that read the audio and hung up at once closes
+      // too. A reset is (read as an error), and a FIN is asked whether a reset followed it.
+      raw.off('close', gone);
+      signal.removeEventListener('abort', gone);
+      socket?.once('error', gone);
+      socket?.prependOnceListener('end', onFin);
+      pollSockets()
+        .then(() => probing ?? true)
+        .then((open) => settle(open && (socket?.errored === null || socket?.errored === undefined)));
     });
   });
+}
+
+/**
+ * Whether a connection whose FIN was just read still takes writes: a write of no bytes reaches
+ * the kernel, which refuses it when the peer answered the audio with a reset (a client whose
+ * socket was closed when the audio came), and takes it when the peer only half-closed, or read
+ * the audio and then closed (nothing was sent after that for it to reset).
+ */
+function probeReset(socket: FastifyReply['raw']['socket']): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (socket === null || !socket.writable) return resolve(false);
+    socket.write(new Uint8Array(0), (error) => resolve(error === undefined || error === null));
+  });
+}
+
+/** Resolves after the event loop's next poll of the sockets (two turns of its check phase). */
+function pollSockets(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
