@@ -87,8 +87,8 @@ export interface TtsFixtureOptions {
   readonly rateLimit?: RateLimitStore;
   /** The token rule (configurable in the service); defaults to 1 token per started 100 characters. */
   readonly charsPerToken?: number;
-  /** The store the app runs on; defaults to a private in-memory SQLite. */
-  readonly database?: DatabaseSource;
+  /** The store the app runs on (where, or one already open); defaults to a private in-memory SQLite. */
+  readonly database?: DatabaseSource | Database;
   /** Live endpoint timings other than the service's defaults. */
   readonly liveTimings?: Partial<LiveTimings>;
   /** Metrics recorded as `main.ts` records them, and served at GET /metrics behind `token`. */
@@ -137,7 +137,8 @@ export interface TtsFixture {
  * since one is shared per file.
  */
 export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFixture> {
-  const db = await openDatabase(options.database ?? ':memory:');
+  const given = options.database ?? ':memory:';
+  const db = typeof given === 'object' && 'ledger' in given ? given : await openDatabase(given);
   const dir = await mkdtemp(join(tmpdir(), 'ijwi-tts-'));
   const files = await LocalFileStore.create({ dir });
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
@@ -8,13 +9,15 @@ import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
-import { sqliteDurability } from './sqlite-durability.ts';
+import { sqliteDurability, walFlusher } from './sqlite-durability.ts';
 import { reportingUnavailable } from './unavailable-dialect.ts';
 
 /** Options for `openSqliteDatabase`. */
 export interface SqliteDatabaseOptions {
   /** How long a writer waits for another process's write lock before failing; default 5000 ms. */
   readonly busyTimeoutMs?: number;
+  /** How the WAL file is flushed to disk (`walFlusher`); the file's own datasync by default. */
+  readonly datasync?: (file: FileHandle) => Promise<void>;
 }
 
 /**
@@ -77,5 +80,9 @@ export async function openSqliteDatabase(
     throw error;
   }
   // No row locks: SQLite's immediate transactions already serialise every writer (sqlite-dialect.ts).
-  return sqlDatabase(kysely, { rowLocks: false, durability: sqliteDurability(path) });
+  const durability =
+    options.datasync === undefined
+      ? sqliteDurability(path)
+      : sqliteDurability(path, walFlusher(`${path}-wal`, options.datasync));
+  return sqlDatabase(kysely, { rowLocks: false, durability });
 }

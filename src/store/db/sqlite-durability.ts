@@ -1,5 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { sql } from 'kysely';
+import { StoreUnavailableError } from '../store-unavailable.ts';
 import { flushedByCommit, type WriteDurability } from './repositories.ts';
 
 // The embedded database runs with synchronous=FULL (sqlite-database.ts): every commit is flushed
@@ -127,6 +128,9 @@ export function sqliteDurability(
   return {
     bookkeeping: unflushed,
     async ledger(kysely, work, options) {
+      // After a failed flush nothing in the ledger can be confirmed durable: no charge is taken
+      // (the caller answers 503 `not_ready`, and a load balancer's health check drains us).
+      if (wal.failed) throw new StoreUnavailableError('database', 'a flush to disk failed');
       const value = await unflushed(kysely, (db) => db.transaction().execute(work));
       const flushed = wal.flush();
       // Not awaited, its failure has no caller to go to; it fails every later flush (see
