@@ -168,6 +168,27 @@ describe('admin command line', () => {
     assert.equal(ledger.code, 0);
     assert.match(ledger.stdout, /top_up\s+\+300/);
 
+    // A stream refunded after an early charge (its client left before the first audio) cost the
+    // customer nothing and is not shown; one that stood is.
+    const billed = await openDatabase(dbPath);
+    try {
+      const billing = new BillingService(billed);
+      for (let i = 0; i < 5; i++) {
+        const trial = { tokens: 1, seconds: 1, characters: 5, language: 'en' as const, studio: false };
+        assert.ok((await billing.commitCharge(accountId, { ...trial, requestId: `req_trial_${i}` })).ok);
+      }
+      const stream = { tokens: 2, seconds: 30, characters: 150, language: 'en' as const, studio: false };
+      assert.ok((await billing.commitCharge(accountId, { ...stream, requestId: 'req_left_early' })).ok);
+      assert.ok((await billing.refundCharge(accountId, 'req_left_early')).ok);
+      assert.ok((await billing.commitCharge(accountId, { ...stream, requestId: 'req_heard' })).ok);
+    } finally {
+      await billed.close();
+    }
+    const netted = await admin(['ledger', '--account', accountId, '--db', dbPath]);
+    assert.equal(netted.code, 0, netted.stderr);
+    assert.match(netted.stdout, /charge\s+-2\s.*req_heard/);
+    assert.doesNotMatch(netted.stdout, /req_left_early/);
+
     const revoke = await admin(['key', 'revoke', '--key', field(key.stdout, 'id'), '--db', dbPath]);
     assert.equal(revoke.code, 0, revoke.stderr);
     const again = await admin(['key', 'revoke', '--key', field(key.stdout, 'id'), '--db', dbPath]);

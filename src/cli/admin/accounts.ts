@@ -1,5 +1,6 @@
 import { AccountService, type ApiKeyView } from '../../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../../accounts/billing.ts';
+import { withoutReversedCharges } from '../../accounts/ledger-view.ts';
 import { type LexiconInput, type LexiconResult, LexiconService } from '../../accounts/lexicons.ts';
 import { TopUpRequestService } from '../../accounts/topup-requests.ts';
 import type { Database } from '../../store/db/database.ts';
@@ -134,10 +135,11 @@ export const accountCommands: readonly AccountCommand[] = [
       return async ({ billing }) => {
         const result = await billing.listLedger(accountId, { limit });
         if (!result.ok) throw new Refused(`no account ${accountId}`);
-        if (result.entries.length === 0) return `no ledger entries for ${accountId}`;
+        const entries = withoutReversedCharges(result.entries);
+        if (entries.length === 0) return `no ledger entries for ${accountId}`;
         return table(
           ['seq', 'created', 'kind', 'tokens', 'chars', 'language', 'seconds', 'request'],
-          result.entries.map((e) => [
+          entries.map((e) => [
             String(e.seq),
             e.createdAt,
             e.kind,

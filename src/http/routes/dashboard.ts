@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { withoutReversedCharges } from '../../accounts/ledger-view.ts';
 import type { ActiveSession } from '../../accounts/sessions.ts';
 import { type DashboardNotice, type DashboardPageOptions, dashboardPage } from '../../web/pages/dashboard.ts';
 import { usageSeries, usageSince } from '../../web/usage-chart.ts';
@@ -50,7 +51,7 @@ export const dashboardRoutes: FastifyPluginAsync<WebContext> = async (app, conte
         balance: balance.balance,
         freeUsesRemaining: balance.freeUsesRemaining,
         keys: keys.keys,
-        ledger: ledger.entries,
+        ledger: withoutReversedCharges(ledger.entries),
         usage: usageSeries(usage, now),
         topUpRequests,
         supportEmail: context.supportEmail,
