@@ -6,17 +6,7 @@ import type { SynthesisEvent } from '../speech/synthesize.ts';
 // request thread was busy) goes in one write. Every write is a system call, and on loopback or to
 // a local proxy the kernel delivers it to the reader within that call: in a burst of new calls on
 // the same cores (a receptionist's lines all ringing at once) the writes are, after the garbage
-// collector, the request thread's largest cost. A write carries up to `MAX_WRITE_BYTES`: audio
-// that comes faster than that in one turn (a cached clause's parts, all there at once) is written
-// as it reaches it, so that what waits in the response for a client that does not read stays
-// bounded (api-v1.md, "A listener who stops reading").
-
-/**
- * Bytes of body gathered into one write before it goes out: with the one event that may come on
- * top (a pool message of up to 2 s) and the socket's own high-water mark, what a stalled stream
- * holds in its response.
- */
-export const MAX_WRITE_BYTES = 32 * 1024;
+// collector, the request thread's largest cost.
 
 /** How a stream's audio is written into its response body. */
 export interface StreamBody {
@@ -29,9 +19,9 @@ export interface StreamBody {
 }
 
 /**
- * Writes the rest of a stream's audio as it comes, what comes in one turn in one write of up to
- * `MAX_WRITE_BYTES` (a slow reader pauses synthesis instead of filling memory: no event is taken
- * while a write waits for the socket to drain), then runs `finish` and ends the body with `body.last()`; resolves the
+ * Writes the rest of a stream's audio as it comes, what comes in one turn in one write (a slow
+ * reader pauses synthesis instead of filling memory: no event is taken while a write waits for
+ * the socket to drain), then runs `finish` and ends the body with `body.last()`; resolves the
  * audio's duration in seconds. `delivered` counts, as it goes, the seconds of audio handed to the
  * connection (a write Node reports done), which is what a client that hangs up was given; it
  * starts at the first write's.
@@ -45,7 +35,6 @@ export async function sendLaterAudio(
 ): Promise<number> {
   let seconds = 0;
   let held: Uint8Array[] = [];
-  let heldBytes = 0;
   let heldSeconds = 0;
   let immediate: NodeJS.Immediate | undefined;
   let drained: Promise<void> | undefined;
@@ -67,7 +56,6 @@ export async function sendLaterAudio(
     const bytes = held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held);
     const audioSeconds = heldSeconds;
     held = [];
-    heldBytes = 0;
     heldSeconds = 0;
     const handed = raw.write(bytes, (error) => {
       if (!error) delivered.seconds += audioSeconds;
@@ -82,12 +70,9 @@ export async function sendLaterAudio(
       if (result.done) break;
       const event = result.value;
       if (event.type === 'audio') {
-        const bytes = body.next(event.bytes);
-        held.push(bytes);
-        heldBytes += bytes.byteLength;
+        held.push(body.next(event.bytes));
         heldSeconds += event.seconds;
-        if (heldBytes >= MAX_WRITE_BYTES) write();
-        else immediate ??= setImmediate(write);
+        immediate ??= setImmediate(write);
         if (drained) await drained;
       } else if (event.type === 'end') {
         seconds = event.seconds;

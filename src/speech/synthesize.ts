@@ -7,7 +7,6 @@ import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
 import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { engines, frontEndOf, ipaReaderOf } from './engines/registry.ts';
-import { HeldAudio, HeldClause } from './held-audio.ts';
 import type { EnginePool, OpenCall } from './pool/engine-pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool/protocol.ts';
 import { defaultClauseOptions, type FirstPhrase, splitFirstPhrase } from './text/clauses.ts';
@@ -57,11 +56,6 @@ export interface SynthesisRequest {
    * is not asked of the pool, and one the pool speaks whole is kept. Absent: no cache.
    */
   readonly clauses?: AccountClauses;
-  /**
-   * The audio the pipeline may hold for its reader (`held-audio.ts`): by default a budget of its
-   * own; a live connection's contexts share theirs.
-   */
-  readonly held?: HeldAudio;
 }
 
 /** A plain text the service itself chose (samples, warm-up, benches) as what `synthesize` takes. */
@@ -255,10 +249,9 @@ function outputOf(
 /**
  * The whole pipeline as one call: speech document -> normalised text -> clauses and pauses ->
  * engine (in the pool, resampled and encoded there) -> 20 ms frames, never more than the
- * request's audio bound. The next clause is already being synthesised while the current one is
- * delivered, and no further, and both within the audio the pipeline may hold for its reader
- * (`request.held`, `held-audio.ts`): a reader that stops pulling stops synthesis, with at most
- * that much waiting for it, and gets the rest whole when it reads on. Each clause goes to the pool with the
+ * request's audio bound. The next clause is already being synthesised
+ * while the current one is delivered, and no further: a reader that stops pulling stops
+ * synthesis, with at most that one clause waiting for it. Each clause goes to the pool with the
  * time its listener will need it (a stream's first clause: now), so a new call's first words
  * go ahead of clauses that are only needed seconds later. Aborting the signal stops synthesis
  * and throws its reason. The synthesis is one call on the voice's engine (`request.call`, or one
@@ -336,18 +329,13 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     if (step === undefined) return 0;
     return step.kind === 'pause' ? step.ms / 1000 : (step.characters * MIN_SECONDS_PER_CHARACTER) / step.rate;
   };
-  /**
-   * When step `index` is needed: once the audio before it has played, counting from the request.
-   * `again`: the step's audio is being made again after a pause, from where its reader is.
-   */
-  const deadlineOf = (index: number, again: boolean): number => {
+  /** When step `index` is needed: once the audio before it has played, counting from the request. */
+  const deadlineOf = (index: number): number => {
     if (request.file ?? request.target.kind === 'native') return performance.now() + FILE_SLACK_MS;
     if (index === 0) return startedAt;
-    if (again) return startedAt + (total / rate) * 1000;
     // Steps before `index - 1` have all been delivered; that one is estimated.
     return startedAt + (total / rate + shortest(steps[index - 1])) * 1000;
   };
-  const held = request.held ?? new HeldAudio();
   /** The engine's words of each step, once the step is whole (engines that report words). */
   const engineWords: (readonly EngineWord[] | undefined)[] = [];
   const { clauses } = request;
@@ -355,28 +343,24 @@ async function* speak(pool: EnginePool, request: SynthesisRequest): AsyncGenerat
     const step = steps[index];
     if (step === undefined) return undefined;
     if (step.kind === 'pause') return pauseOf(step.ms, frameBytes, silence);
-    const run = (again: boolean) => {
-      const deadline = deadlineOf(index, again);
-      const job = (jobSignal: AbortSignal | undefined, onWords?: (words: readonly EngineWord[]) => void) =>
-        pool.synthesize({
-          input: step.input,
-          voice: voice.engineVoice,
-          rate: step.rate,
-          gainDb: voice.gainDb ?? 0,
-          output: spec,
-          deadline,
-          ...(jobSignal ? { signal: jobSignal } : {}),
-          ...(onWords ? { onWords } : {}),
-        });
-      const keepWords = (words: readonly EngineWord[] | undefined) => {
-        engineWords[index] = words;
-      };
-      if (!clauses) return job(signal, request.words ? keepWords : undefined);
-      // A clause to keep keeps its words, for a later request that asks for them.
-      const clause: ClauseSpec = { input: step.input, voice, rate: step.rate, output: spec };
-      return clauses.speak(clause, { signal, job, words: keepWords });
+    const job = (jobSignal: AbortSignal | undefined, onWords?: (words: readonly EngineWord[]) => void) =>
+      pool.synthesize({
+        input: step.input,
+        voice: voice.engineVoice,
+        rate: step.rate,
+        gainDb: voice.gainDb ?? 0,
+        output: spec,
+        deadline: deadlineOf(index),
+        ...(jobSignal ? { signal: jobSignal } : {}),
+        ...(onWords ? { onWords } : {}),
+      });
+    const keepWords = (words: readonly EngineWord[] | undefined) => {
+      engineWords[index] = words;
     };
-    return new HeldClause(run, held);
+    if (!clauses) return job(signal, request.words ? keepWords : undefined);
+    // A clause to keep keeps its words, for a later request that asks for them.
+    const clause: ClauseSpec = { input: step.input, voice, rate: step.rate, output: spec };
+    return clauses.speak(clause, { signal, job, words: keepWords });
   };
   const bounded = (bytes: Uint8Array): Uint8Array => {
     if (total + bytes.byteLength > maxBytes) throw new AudioBoundExceeded(request.maxSeconds);
@@ -474,12 +458,7 @@ function wordTimings(
   );
 }
 
-/** Frames of silence a pause yields at once: a second, so a long pause is not held whole for a slow reader. */
-const PAUSE_PART_FRAMES = 1000 / FRAME_MS;
-
 /** A pause as whole frames of the format's silence, so the frames after it stay aligned. */
 async function* pauseOf(ms: number, frameBytes: number, silence: number): AsyncIterableIterator<Uint8Array> {
-  for (let frames = Math.round(ms / FRAME_MS); frames > 0; frames -= PAUSE_PART_FRAMES) {
-    yield new Uint8Array(Math.min(frames, PAUSE_PART_FRAMES) * frameBytes).fill(silence);
-  }
+  yield new Uint8Array(Math.round(ms / FRAME_MS) * frameBytes).fill(silence);
 }

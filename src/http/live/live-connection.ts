@@ -6,7 +6,6 @@ import { newId } from '../../accounts/ids.ts';
 import { LiveBill } from '../../accounts/live-bill.ts';
 import type { TransportMetrics } from '../../metrics/metrics.ts';
 import type { ClauseCache } from '../../speech/clause-cache.ts';
-import { HeldAudio } from '../../speech/held-audio.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError } from '../errors.ts';
@@ -91,8 +90,6 @@ export class LiveConnection {
   #idle: NodeJS.Timeout | undefined;
   #closing = false;
   readonly #output: ContextOutput;
-  /** What synthesis may hold for this connection's reader, all its contexts together. */
-  readonly #held = new HeldAudio();
   readonly #onAuthenticated: (caller: LiveCaller) => boolean;
 
   constructor(
@@ -272,7 +269,6 @@ export class LiveConnection {
         settings,
         lexicon,
         clauses: this.#services.clauseCache?.forAccount(caller.accountId),
-        held: this.#held,
         bill,
         output: this.#output,
         maxChars: limits.maxChars,

@@ -3,7 +3,6 @@ import type { TransportMetrics } from '../../metrics/metrics.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
 import type { AccountClauses } from '../../speech/clause-cache.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
-import type { HeldAudio } from '../../speech/held-audio.ts';
 import type { Lexicon } from '../../speech/lexicon.ts';
 import type { EnginePool, OpenCall } from '../../speech/pool/engine-pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
@@ -38,8 +37,6 @@ export interface LiveContextOptions {
   readonly lexicon: Lexicon;
   /** The account's clause cache (`ClauseCache.forAccount`); absent: none. */
   readonly clauses?: AccountClauses | undefined;
-  /** The audio synthesis may hold for the connection, shared by its contexts (`held-audio.ts`). */
-  readonly held: HeldAudio;
   readonly bill: LiveBill;
   readonly output: ContextOutput;
   /** Code points of text the context may receive in all (the stream endpoint's limit). */
@@ -238,7 +235,6 @@ export class LiveContext {
       words: true,
       call: this.#options.call,
       clauses: this.#options.clauses,
-      held: this.#options.held,
     });
     // Word times count from the context's first sample: this part starts after the audio sent so far.
     const offsetMs = this.#sentMs();

@@ -23,10 +23,7 @@ export const defaultLiveTimings: LiveTimings = {
   idleMs: 20_000,
   authMs: 5_000,
   leadMs: 1_000,
-  // With the connection's synthesis budget (`speech/held-audio.ts`), what a client that stops
-  // reading holds stays under api-v1.md's 512 KB; the kernel takes a reader's messages as they
-  // are sent (a second ahead of its playback), so one that keeps up never waits on it.
-  highWaterBytes: 64 * 1024,
+  highWaterBytes: 256 * 1024,
   stallMs: 20_000,
 };
 

@@ -1,11 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
-import {
-  COMPRESSED_SAMPLE_RATE,
-  type CompressedFormat,
-  type CompressedFormatName,
-} from './compressed-formats.ts';
+import type { CompressedFormat } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
 
 /**
@@ -20,21 +16,10 @@ export interface EncodingStream {
 }
 
 /**
- * The PCM a stream keeps so that it can be encoded again on a new thread if its thread dies: two
- * seconds at 24 kHz (a minute, 2.9 MB, made a stream that did not read cost that much: api-v1.md
- * bounds what a stalled stream holds to 512 KB). A longer stream whose thread dies ends with an
- * error.
+ * The PCM a stream keeps so that it can be encoded again on a new thread if its thread dies: a
+ * minute at 24 kHz. A longer stream whose thread dies ends with an error.
  */
-const MAX_REPLAY_BYTES = 2 * 24_000 * 2;
-
-/**
- * A thread left with no stream after more than this many were open on it at once is replaced by
- * a fresh one. Each stream's encoder is a WebAssembly instance of its own (LAME's memory is about
- * 1 MB), kept for reuse up to a few (`mp3-encoder.ts`); the rest are garbage that an idle thread
- * never collects, so a burst of streams (or of clients that stopped reading) left the thread
- * holding tens of MB after they had all gone. A fresh thread holds what one stream needs.
- */
-const RECYCLE_AFTER_STREAMS = 8;
+const MAX_REPLAY_BYTES = 60 * 24_000 * 2;
 
 /** The name in an encoding thread's title. */
 export const ENCODING_THREAD_NAME = 'ijwi-encoding';
@@ -53,10 +38,6 @@ interface Thread {
   readonly streams: Set<Stream>;
   /** Requests sent to it and not answered, in the order sent (the order it handles them). */
   readonly pending: Map<number, Pending>;
-  /** The most streams open on it at once. */
-  peak: number;
-  /** The formats its streams used: a thread that replaces it loads them before it is needed. */
-  readonly formats: Set<CompressedFormatName>;
 }
 
 interface Stream {
@@ -132,8 +113,6 @@ export class EncodingThreads {
       endRequest: undefined,
     };
     stream.thread.streams.add(stream);
-    stream.thread.peak = Math.max(stream.thread.peak, stream.thread.streams.size);
-    stream.thread.formats.add(format.name);
     stream.thread.worker.postMessage(stream.open);
     const ask = (message: (request: number) => Extract<ToEncoder, { type: 'encode' | 'end' }>) => {
       if (stream.failed) return Promise.reject(stream.failed);
@@ -160,7 +139,6 @@ export class EncodingThreads {
         stream.closed = true;
         forget(stream);
         if (!stream.failed) stream.thread.worker.postMessage({ type: 'drop', stream: id });
-        this.#recycleIfIdle(stream.thread);
       },
     };
   }
@@ -196,47 +174,19 @@ export class EncodingThreads {
     return thread;
   }
 
-  /**
-   * Replaces a thread that has no stream left after a burst (`RECYCLE_AFTER_STREAMS`): the new one
-   * opens and drops a stream of each format the old one used, so the next stream finds its
-   * library loaded, and the old one ends with everything it held.
-   */
-  #recycleIfIdle(thread: Thread): void {
-    if (this.#closed || thread.streams.size > 0 || thread.pending.size > 0) return;
-    if (thread.peak <= RECYCLE_AFTER_STREAMS || !this.#threads.includes(thread)) return;
-    this.#threads.splice(this.#threads.indexOf(thread), 1);
-    const fresh = this.#spawn();
-    for (const format of thread.formats) {
-      const stream = this.#nextStream++;
-      fresh.formats.add(format);
-      fresh.worker.postMessage({
-        type: 'open',
-        stream,
-        format,
-        sampleRate: COMPRESSED_SAMPLE_RATE,
-        serial: 0,
-      });
-      fresh.worker.postMessage({ type: 'drop', stream });
-    }
-    void thread.worker.terminate();
-  }
-
-  #spawn(): Thread {
+  #spawn(): void {
     const worker = startTypeScriptWorker(
       new URL('./encoding-worker.ts', import.meta.url),
       undefined,
       ENCODING_THREAD_NAME,
     );
-    const thread: Thread = { worker, streams: new Set(), pending: new Map(), peak: 0, formats: new Set() };
+    const thread: Thread = { worker, streams: new Set(), pending: new Map() };
     this.#threads.push(thread);
     worker.on('message', (message: FromEncoder) => {
       const pending = thread.pending.get(message.request);
       if (!pending) return;
       thread.pending.delete(message.request);
-      if (pending.stream.endRequest === message.request) {
-        forget(pending.stream);
-        this.#recycleIfIdle(thread);
-      }
+      if (pending.stream.endRequest === message.request) forget(pending.stream);
       if (pending.replayed) return;
       if (message.type === 'bytes') pending.resolve(message.bytes);
       else pending.reject(new Error(message.message));
@@ -248,7 +198,6 @@ export class EncodingThreads {
     };
     worker.on('error', onDeath);
     worker.on('exit', (code) => onDeath(new Error(`encoding thread exited with code ${code}`)));
-    return thread;
   }
 
   /** Replaces a dead thread and moves its streams to live ones (see the class comment). */
