@@ -83,6 +83,9 @@ describe('the dashboard’s usage chart', () => {
     assert.ok(expected.filter((d) => d.tokens === 0).length > 20, 'most days have no use');
 
     const page = (await browser.get('/dashboard')).body;
+    // The ledger table beside the chart shows the refunded pair as nothing: one row per other entry.
+    const usageTable = /<table [^>]*id="usage">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
+    assert.equal((usageTable.match(/<tr>/g) ?? []).length - 1, entries.length - 2, 'rows besides the header');
     const svg = (id: string) => {
       const found = new RegExp(`<svg class="chart"[^>]*id="${id}">([\\s\\S]*?)</svg>`).exec(page)?.[1];
       assert.ok(found, `the page has the chart ${id}`);
