@@ -188,6 +188,12 @@ describe('SSML on the TTS endpoints', () => {
       );
     });
 
+    it('accepts well-formed tags of the languages Ijwi says, in any case', async () => {
+      for (const tag of ['en', 'en-US', 'fr-FR', 'rw-RW', 'EN-gb']) {
+        file(await ssml(`<speak xml:lang="en">Hello <lang xml:lang="${tag}">there</lang>.</speak>`));
+      }
+    });
+
     it("decides a stream's free use on twice the plain-text bound per character of the document", async () => {
       const account = await fixture.newAccount({ topUp: 289 });
       const perCharacter = 2 * MAX_SECONDS_PER_CHARACTER.en;
@@ -258,6 +264,13 @@ describe('SSML on the TTS endpoints', () => {
       ['an empty subtag', '<speak><s xml:lang="en--US">Hello</s></speak>', 's'],
       ['a tag ending in a hyphen', '<speak>Hi <lang xml:lang="rw-">Muraho</lang></speak>', 'lang'],
       ['an over-long subtag', '<speak xml:lang="en-abcdefghi">Hello</speak>', 'speak'],
+      ['a tab inside a tag', '<speak xml:lang="en-\tUS">Hello</speak>', 'speak'],
+      [
+        'a zero-width space inside a tag',
+        '<speak>Hi <lang xml:lang="fr\u200B-FR">Salut</lang></speak>',
+        'lang',
+      ],
+      ['a left-to-right mark before a tag', '<speak>Hi <lang xml:lang="\u200Een">Hi</lang></speak>', 'lang'],
       ['a DOCTYPE', '<!DOCTYPE speak [<!ENTITY a "b">]><speak>&a;</speak>', null],
       ['nothing to speak', '<speak><break time="1s"/></speak>', null],
     ];

@@ -49,7 +49,8 @@ describe('the dashboard’s usage chart', () => {
       entry(29, { kind: 'charge', tokens: -4, language: 'fr', seconds: 9 }),
       entry(12, { kind: 'top_up', tokens: 289 }),
       entry(5, { kind: 'charge', tokens: -5, language: 'en', seconds: 20, requestId: 'req_refunded' }),
-      entry(5, { kind: 'refund', tokens: 5, language: 'en', requestId: 'req_refunded' }),
+      // A refund, as the billing writes it, names no language: what was spoken stays on the charge.
+      entry(5, { kind: 'refund', tokens: 5, characters: null, requestId: 'req_refunded' }),
       entry(5, { kind: 'charge', tokens: -2, language: 'rw', seconds: 6.5 }),
       entry(2, { kind: 'free_use', tokens: 0, language: 'rw', seconds: 7.25 }),
       entry(0, { kind: 'charge', tokens: -3, language: 'en', seconds: 12.5 }),
@@ -61,7 +62,10 @@ describe('the dashboard’s usage chart', () => {
 
     // What the chart must show, summed here from the entries as written.
     const days = Array.from({ length: 30 }, (_, i) => dayAgo(29 - i));
-    const onDay = (day: string) => entries.filter((e) => e.createdAt.startsWith(day));
+    // A charge and its refund are audio nobody heard: neither tokens nor seconds on the chart.
+    const refunded = new Set(entries.filter((e) => e.kind === 'refund').map((e) => e.requestId));
+    const onDay = (day: string) =>
+      entries.filter((e) => e.createdAt.startsWith(day) && !refunded.has(e.requestId));
     const expected = days.map((day) => ({
       day,
       tokens: onDay(day)
@@ -79,6 +83,9 @@ describe('the dashboard’s usage chart', () => {
     assert.ok(expected.filter((d) => d.tokens === 0).length > 20, 'most days have no use');
 
     const page = (await browser.get('/dashboard')).body;
+    // The ledger table beside the chart shows the refunded pair as nothing: one row per other entry.
+    const usageTable = /<table [^>]*id="usage">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
+    assert.equal((usageTable.match(/<tr>/g) ?? []).length - 1, entries.length - 2, 'rows besides the header');
     const svg = (id: string) => {
       const found = new RegExp(`<svg class="chart"[^>]*id="${id}">([\\s\\S]*?)</svg>`).exec(page)?.[1];
       assert.ok(found, `the page has the chart ${id}`);

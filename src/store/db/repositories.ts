@@ -382,6 +382,19 @@ export class SqlLedgerRepository implements LedgerRepository {
       .where('account_id', '=', accountId)
       .where('created_at', '>=', since)
       .where('kind', 'in', ['charge', 'free_use', 'refund', 'free_use_refund'])
+      // A charge and the refund that reversed it are left out together: their tokens net to
+      // nothing, and the seconds stay on the charge (a refund carries none), audio nobody heard.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('ledger as reversal')
+              .select('reversal.seq')
+              .whereRef('reversal.account_id', '=', 'ledger.account_id')
+              .whereRef('reversal.request_id', '=', 'ledger.request_id')
+              .where('reversal.kind', 'in', ['refund', 'free_use_refund']),
+          ),
+        ),
+      )
       .groupBy([day, 'language'])
       .execute();
     return rows.map((row) => ({
