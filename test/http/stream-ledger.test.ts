@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
@@ -10,8 +10,40 @@ import { listenOnLoopback, textOfLength, withKey, withTtsApp } from '../helpers/
 // ledger entry says how long the audio really was, and for a caller who hung up, how much of it
 // the caller was given.
 
+/** A stream request over a real socket, its response handed to `onResponse` (status 200 checked). */
+function postStream(
+  base: string,
+  key: string,
+  body: Record<string, unknown>,
+  onResponse: (res: IncomingMessage) => void,
+): ClientRequest {
+  const req = request(`${base}/api/v1/tts-stream.php`, { method: 'POST', headers: withKey(key) }, (res) => {
+    assert.equal(res.statusCode, 200);
+    res.on('error', () => {});
+    onResponse(res);
+  });
+  req.end(JSON.stringify(body));
+  return req;
+}
+
 describe('the ledger entry of a stream', () => {
   const suite = withTtsApp();
+
+  /**
+   * The seconds of the account's newest entry, a charge, once under `bound` (the charge holds the
+   * bound until the route records the audio handed over); asked every 20 ms, at most `polls` times.
+   */
+  const secondsBelow = async (accountId: string, bound: number, polls: number): Promise<number> => {
+    let seconds = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < polls && seconds > bound; i++) {
+      // Until the stream's charge is written, the newest entry is the last free generation used.
+      const [entry] = await suite.fixture.ledgerOf(accountId);
+      seconds =
+        entry?.kind === 'charge' ? (entry.seconds ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+      if (seconds > bound) await sleep(20);
+    }
+    return seconds;
+  };
 
   it('records the audio’s real duration once the stream has ended, not the estimate', async () => {
     const account = await suite.fixture.newPayingAccount({ topUp: 1000 });
@@ -42,36 +74,23 @@ describe('the ledger entry of a stream', () => {
     const received = await new Promise<Buffer>((resolve, reject) => {
       const parts: Buffer[] = [];
       let length = 0;
-      const req = request(
-        `${base}/api/v1/tts-stream.php`,
-        { method: 'POST', headers: withKey(account.key) },
-        (res) => {
-          assert.equal(res.statusCode, 200);
-          res.on('error', () => {});
-          res.on('data', (chunk: Buffer) => {
-            parts.push(chunk);
-            length += chunk.byteLength;
-            if (length >= hangUpAfter) {
-              res.socket.destroy();
-              resolve(Buffer.concat(parts));
-            }
-          });
-        },
-      );
+      const req = postStream(base, account.key, { input, language: 'en', format: 'mulaw_8k' }, (res) => {
+        res.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          length += chunk.byteLength;
+          if (length >= hangUpAfter) {
+            res.socket.destroy();
+            resolve(Buffer.concat(parts));
+          }
+        });
+      });
       req.on('error', reject);
-      req.end(JSON.stringify({ input, language: 'en', format: 'mulaw_8k' }));
     });
     const heard = received.byteLength / 8000;
     assert.ok(voicedShare(decodeMulaw(new Uint8Array(received)), 8000) > 0.3, 'the caller heard speech');
     // The entry is written with the estimate at the first audio, and corrected once the route has
     // seen the hang-up.
-    let seconds = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 500 && seconds > 120; i++) {
-      const [entry] = await suite.fixture.ledgerOf(account.accountId);
-      assert.equal(entry?.kind, 'charge');
-      seconds = entry?.seconds ?? Number.POSITIVE_INFINITY;
-      if (seconds > 120) await sleep(20);
-    }
+    const seconds = await secondsBelow(account.accountId, 120, 500);
     // What the route handed to the connection: what the caller heard, and what was still on its
     // way when it hung up (the clause being written), never the whole input's bound.
     assert.ok(seconds >= heard, `${seconds} s recorded, ${heard} s heard`);
@@ -86,32 +105,19 @@ describe('the ledger entry of a stream', () => {
     const input = textOfLength(4000);
     let receivedBytes = 0;
     let ended = false;
-    const req = request(
-      `${base}/api/v1/tts-stream.php`,
-      { method: 'POST', headers: withKey(account.key) },
-      (res) => {
-        assert.equal(res.statusCode, 200);
-        res.on('error', () => {});
-        res.on('data', (chunk: Buffer) => {
-          receivedBytes += chunk.byteLength;
-          res.pause();
-        });
-        res.on('end', () => {
-          ended = true;
-        });
-      },
-    );
+    const req = postStream(base, account.key, { input, language: 'en', format: 'pcm16_24k' }, (res) => {
+      res.on('data', (chunk: Buffer) => {
+        receivedBytes += chunk.byteLength;
+        res.pause();
+      });
+      res.on('end', () => {
+        ended = true;
+      });
+    });
     req.on('error', () => {});
-    req.end(JSON.stringify({ input, language: 'en', format: 'pcm16_24k' }));
     try {
       // The entry is written with the bound (over 120 s for this input) at the first audio.
-      let seconds = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < 1000 && seconds > 120; i++) {
-        const [entry] = await suite.fixture.ledgerOf(account.accountId);
-        seconds =
-          entry?.kind === 'charge' ? (entry.seconds ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
-        if (seconds > 120) await sleep(20);
-      }
+      const seconds = await secondsBelow(account.accountId, 120, 1000);
       assert.equal(ended, false, 'the stream is still going');
       assert.ok(receivedBytes > 0, 'the caller had its first audio');
       assert.ok(seconds > 0 && seconds <= 120, `${seconds} s recorded`);
