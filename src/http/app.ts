@@ -13,7 +13,6 @@ import {
 } from 'fastify-type-provider-zod';
 import { DEFAULT_CHARS_PER_TOKEN } from '../accounts/billing.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from '../metrics/metrics.ts';
-import { VoiceBusy } from '../speech/synthesize.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
@@ -21,7 +20,7 @@ import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -44,7 +43,6 @@ import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { voicesRoutes } from './routes/voices.ts';
 import type { Limits } from './schemas/voices.ts';
-import { storeUnavailableError, voiceBusyError } from './speech-reply.ts';
 import { webPlugin } from './web.ts';
 import type { WebServices } from './web-context.ts';
 
@@ -107,13 +105,12 @@ export function requestId(): string {
 
 /** Turns any error into an ApiError: known framework errors by their code, anything else is a 500. */
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof VoiceBusy) return voiceBusyError(error);
   if (error instanceof StoreUnavailableError) {
     // An outage, not a bug: the client retries; the operator sees it in health and in this line.
     request.log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
-    return storeUnavailableError(error);
   }
+  const known = knownError(error);
+  if (known) return known;
   if (!(error instanceof Error)) return internalError(error, request);
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issue = error.validation[0];
@@ -222,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('arrivedAt', 0);
   app.decorateRequest('speechLanguage', undefined);
+  app.decorateRequest('keyCaller', undefined);
   const metrics = deps.metrics ?? noMetrics;
   // Set once the app starts to close (a deploy, a restart): requests still reaching it on open
   // connections are sent elsewhere, as the framework would, but with the API's own 503; the

@@ -1,3 +1,7 @@
+import type { CallRefusal } from '../calls/refusal.ts';
+import { VoiceBusy } from '../speech/synthesize.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
+
 /**
  * The one table of error codes and the one error body. Routes throw `ApiError`; the app's
  * error handler turns it, and every framework error, into this body. A 5xx never carries
@@ -91,4 +95,101 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
       request_id: requestId,
     },
   };
+}
+
+/** How a transport's caller signed in, which decides the error for an account gone since. */
+export interface RefusalContext {
+  /** An API key, or the website's session (the studio). */
+  readonly caller: 'key' | 'session';
+  /** The operator's contact for buying tokens, named in a 402; null when none is configured. */
+  readonly supportEmail: string | null;
+}
+
+/** The one mapping from a call's refusal to the API's error, for every transport. */
+export function refusalError(refusal: CallRefusal, context: RefusalContext): ApiError {
+  switch (refusal.code) {
+    case 'invalid_key':
+      return new ApiError('invalid_api_key', 'the API key is not valid or has been revoked', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    case 'account_gone':
+      return context.caller === 'session'
+        ? new ApiError('not_signed_in', 'sign in to use the studio; your session may have ended')
+        : new ApiError('invalid_api_key', 'the account of this API key no longer exists', {
+            headers: { 'WWW-Authenticate': 'Bearer' },
+          });
+    case 'rate_limited': {
+      const retry = refusal.retryAfterSeconds;
+      return new ApiError(
+        'rate_limited',
+        `at most ${refusal.limit} requests per minute per ${refusal.per}; retry in ${retry} s`,
+        { headers: { 'Retry-After': String(retry) }, details: { retry_after: retry } },
+      );
+    }
+    case 'insufficient_tokens':
+      return insufficientTokens(refusal, context.supportEmail);
+    case 'voice_busy':
+      return new ApiError(
+        'voice_busy',
+        'this voice is speaking as many calls as it can take; retry shortly, or choose another voice',
+        {
+          param: 'speaker_id',
+          headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
+          details: { retry_after: refusal.retryAfterSeconds },
+        },
+      );
+    case 'not_ready':
+      return new ApiError(
+        'not_ready',
+        refusal.store === undefined
+          ? 'the speech engines are starting; retry in a few seconds'
+          : `the ${refusal.store} is unreachable; retry in a few seconds`,
+        { headers: { 'Retry-After': '5' } },
+      );
+    case 'nothing_to_say':
+      return new ApiError('input_required', 'input has nothing to speak: no letters or numbers', {
+        param: 'input',
+      });
+  }
+}
+
+/**
+ * The 402: the balance, the tokens the request needs and the smallest top-up, as fields of the
+ * error, and where to buy tokens (the operator's contact when one is configured).
+ */
+function insufficientTokens(
+  refusal: Extract<CallRefusal, { code: 'insufficient_tokens' }>,
+  supportEmail: string | null,
+): ApiError {
+  const where = supportEmail
+    ? `: ask for them in the dashboard, or write to ${supportEmail}`
+    : ' in the dashboard';
+  return new ApiError(
+    'insufficient_tokens',
+    `this request needs ${refusal.needed} tokens and the balance is ${refusal.balance}; top up at least ${refusal.minimumTopUp} tokens${where}`,
+    {
+      details: {
+        balance: refusal.balance,
+        tokens_needed: refusal.needed,
+        minimum_top_up: refusal.minimumTopUp,
+        ...(supportEmail ? { support_email: supportEmail } : {}),
+      },
+    },
+  );
+}
+
+/**
+ * An error thrown below the routes as the API's error: an `ApiError` as it is, a refusal the core
+ * throws where a value could not be returned (a busy voice, a store outage) by `refusalError`;
+ * undefined for anything else (a bug: the caller answers 500).
+ */
+export function knownError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  // Neither refusal depends on who the caller is.
+  const anyCaller: RefusalContext = { caller: 'key', supportEmail: null };
+  if (error instanceof VoiceBusy)
+    return refusalError({ code: 'voice_busy', retryAfterSeconds: error.retryAfterSeconds }, anyCaller);
+  if (error instanceof StoreUnavailableError)
+    return refusalError({ code: 'not_ready', store: error.store }, anyCaller);
+  return undefined;
 }

@@ -1,12 +1,11 @@
 import { compressedFormats, isCompressedFormatName } from '../speech/audio/compressed-formats.ts';
 import { streamFormats } from '../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../speech/audio/wav.ts';
-import { audioBoundSeconds } from '../speech/audio-bound.ts';
 import type { AudioTarget } from '../speech/synthesize.ts';
 import { allVoices, type Voice } from '../speech/voices.ts';
 import { ApiError } from './errors.ts';
 import type { StreamBody } from './stream-writer.ts';
-import { parseTtsRequest, type TtsRequest } from './tts-request.ts';
+import { atSpeed, parseTtsRequest, type TtsRequest } from './tts-request.ts';
 
 // `POST /v1/audio/speech`: OpenAI's speech request, read into the request the stream endpoint
 // speaks (the same document, voice and audio bound), so that everything after parsing (keys,
@@ -108,17 +107,7 @@ export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
     { input: fields.input, language: voice.language, speaker_id: voice.speakerId },
     OPENAI_MAX_CHARACTERS,
   );
-  const tts: TtsRequest = {
-    ...read,
-    document: {
-      ...read.document,
-      segments: read.document.segments.map((segment) =>
-        'rate' in segment ? { ...segment, rate: segment.rate * speed } : segment,
-      ),
-    },
-    // Slower speech is longer: the bound grows as the speed falls below 1.
-    maxSeconds: audioBoundSeconds(voice.language, read.characters, 'text') / Math.min(1, speed),
-  };
+  const tts = atSpeed(read, speed);
   return { tts, model: fields.model, format, streamFormat };
 }
 

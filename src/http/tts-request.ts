@@ -202,6 +202,24 @@ export function parseOutputFormat(body: unknown): OutputFormat {
   });
 }
 
+/**
+ * `tts` spoken at `speed` times its rate (the compatible APIs' speed settings): every segment's
+ * rate scaled, and the audio bound grown as the speed falls below 1 (slower speech is longer).
+ */
+export function atSpeed(tts: TtsRequest, speed: number): TtsRequest {
+  if (speed === 1) return tts;
+  return {
+    ...tts,
+    document: {
+      ...tts.document,
+      segments: tts.document.segments.map((segment) =>
+        'rate' in segment ? { ...segment, rate: segment.rate * speed } : segment,
+      ),
+    },
+    maxSeconds: audioBoundSeconds(tts.voice.language, tts.characters, tts.textType) / Math.min(1, speed),
+  };
+}
+
 /** Validates a `tts-stream.php` body: the same fields plus `format`. */
 export function parseStreamTtsRequest(body: unknown, maxChars: number): StreamTtsRequest {
   const request = parseTtsRequest(body, maxChars);

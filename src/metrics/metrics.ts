@@ -1,4 +1,5 @@
 import { type BillingMetrics, noBillingMetrics } from '../accounts/billing-metrics.ts';
+import type { CallMetrics } from '../calls/call-services.ts';
 import type { ClauseCacheStats } from '../speech/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { noPoolMetrics, type PoolMetrics } from '../speech/pool/pool-metrics.ts';
@@ -12,9 +13,6 @@ import type { LanguageCode } from '../speech/text/verbalizer.ts';
 // Prometheus recorder (`prometheus.ts`) knows metric names and labels. Every argument is a value
 // from a fixed set (a route pattern, a language or engine code, a path, a status): nothing a
 // client typed, no key, account id or e-mail ever reaches a label.
-
-/** How a call's audio leaves the service. */
-export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio';
 
 /** The pool as its gauges read it, when scraped. */
 export interface PoolState {
@@ -40,7 +38,8 @@ export interface HealthState {
 }
 
 /** What the transports record about the calls they carry. */
-export interface TransportMetrics {
+/** The HTTP side, and the calls' port (`calls/call-services.ts`). */
+export interface TransportMetrics extends CallMetrics {
   /**
    * One HTTP request answered: the pattern of its route (undefined when no route matched), the
    * status sent (undefined when the client left before one was), and the language it spoke in.
@@ -50,14 +49,6 @@ export interface TransportMetrics {
     status: number | undefined,
     language: LanguageCode | undefined,
   ): void;
-  /** A call (or a live context) started on `path`; the function returned ends it, once. */
-  callStarted(path: SpeechPath): () => void;
-  /** A call's first audio was ready `ms` after its request (as X-Voice-Ttfa-Ms and `ttfa_ms` say). */
-  firstAudio(path: SpeechPath, engine: EngineId, ms: number): void;
-  /** Seconds of audio a call delivered. */
-  audioDelivered(path: SpeechPath, engine: EngineId, seconds: number): void;
-  /** A request or live context refused by the rate limit (429 `rate_limited`). */
-  rateLimited(path: SpeechPath): void;
 }
 
 /** Gauges read when metrics are scraped, from the parts that know the state. */

@@ -1,16 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AccountService } from '../../accounts/accounts.ts';
-import type { BillingService } from '../../accounts/billing.ts';
-import { newId } from '../../accounts/ids.ts';
-import { LiveBill } from '../../accounts/live-bill.ts';
-import type { TransportMetrics } from '../../metrics/metrics.ts';
+import type { CallBilling, CallMetrics } from '../../calls/call-services.ts';
+import { openLiveCall } from '../../calls/live-call.ts';
 import type { ClauseCache } from '../../speech/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
 import type { TtsLexicons } from '../routes/tts.ts';
-import { openVoiceCall, refusalError } from '../speech-reply.ts';
 import { parseStreamSettings } from '../tts-request.ts';
 import { type ContextOutput, LiveContext } from './live-context.ts';
 import {
@@ -51,10 +48,7 @@ export interface LiveLimits {
 export interface LiveServices {
   readonly pool: () => EnginePool | undefined;
   readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly billing: Pick<
-    BillingService,
-    'precheck' | 'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'
-  >;
+  readonly billing: CallBilling;
   readonly rateLimit: RateLimitStore;
   readonly limits: LiveLimits;
   readonly lexicons: TtsLexicons;
@@ -63,7 +57,7 @@ export interface LiveServices {
   /** The operator's contact, named in a 402. */
   readonly supportEmail: string | null;
   /** Where contexts, their first audio and rate-limit refusals are recorded. */
-  readonly metrics: TransportMetrics;
+  readonly metrics: CallMetrics;
 }
 
 /** Close codes (RFC 6455): normal, policy violation (auth), unsupported data, going away. */
@@ -71,8 +65,6 @@ const CLOSE_NORMAL = 1000;
 const CLOSE_POLICY = 1008;
 const CLOSE_UNSUPPORTED = 1003;
 const CLOSE_TRY_AGAIN = 1013;
-
-const accountGone = () => new ApiError('invalid_api_key', 'the account of this API key no longer exists');
 
 /**
  * One live WebSocket connection: authentication by message when the upgrade carried no key, the
@@ -229,39 +221,26 @@ export class LiveConnection {
         );
       }
       const settings = parseStreamSettings(message);
-      const pool = this.#services.pool();
-      if (!pool?.ready)
-        throw new ApiError('not_ready', 'the speech engines are starting; retry in a few seconds');
       const { limits } = this.#services;
-      const decision = await this.#services.rateLimit.hit(caller.keyId, limits.requestsPerMinute, 60_000);
-      if (!decision.allowed) {
-        this.#services.metrics.rateLimited('live');
-        const retry = Math.ceil(decision.resetMs / 1000);
-        throw new ApiError(
-          'rate_limited',
-          `at most ${decision.limit} requests per minute per key; retry in ${retry} s`,
-          {
-            details: { retry_after: retry },
-          },
-        );
+      const opened = await openLiveCall(
+        { ...this.#services, charsPerToken: limits.charsPerToken },
+        this.#services.rateLimit,
+        { key: caller.keyId, limit: limits.requestsPerMinute, per: 'key' },
+        caller,
+        settings.voice,
+      );
+      if (!opened.ok) throw refusalError(opened.refusal, this.#refusals());
+      const { pool, call, bill } = opened;
+      const lexicon = await this.#services.lexicons
+        .lexiconFor(caller.accountId, settings.voice.language)
+        .catch((error: unknown) => {
+          call.close();
+          throw error;
+        });
+      if (this.#closing) {
+        call.close();
+        return undefined;
       }
-      const precheck = await this.#services.billing.precheck(caller.accountId, 1, 0, {
-        studio: caller.studio,
-        language: settings.voice.language,
-      });
-      if (!precheck.ok) throw refusalError(precheck, accountGone, this.#services.supportEmail);
-      const lexicon = await this.#services.lexicons.lexiconFor(caller.accountId, settings.voice.language);
-      if (this.#closing) return undefined;
-      // The context is one call on its voice from its first part to its last: a busy neural
-      // voice refuses it now, never between two of its sentences.
-      const call = openVoiceCall(pool, settings.voice);
-      const bill = new LiveBill(this.#services.billing, {
-        accountId: caller.accountId,
-        requestId: newId('ctx'),
-        language: settings.voice.language,
-        charsPerToken: limits.charsPerToken,
-        studio: caller.studio,
-      });
       const context = new LiveContext({
         id,
         pool,
@@ -273,8 +252,7 @@ export class LiveConnection {
         output: this.#output,
         maxChars: limits.maxChars,
         leadMs: limits.leadMs,
-        accountGone,
-        supportEmail: this.#services.supportEmail,
+        refusals: this.#refusals(),
         metrics: this.#services.metrics,
         log: (error) => this.#log.error({ err: error, context: id }, 'live context failed'),
         onFinished: () => this.#finished(id),
@@ -288,6 +266,11 @@ export class LiveConnection {
       this.#error(id, error);
       return undefined;
     }
+  }
+
+  /** How a refusal reads to this connection's caller. */
+  #refusals(): RefusalContext {
+    return { caller: this.#caller?.studio ? 'session' : 'key', supportEmail: this.#services.supportEmail };
   }
 
   /** Runs a client's instruction on a context; a refusal ends that context only. */

@@ -1,5 +1,6 @@
-import type { LiveBill } from '../../accounts/live-bill.ts';
-import type { TransportMetrics } from '../../metrics/metrics.ts';
+import type { CallMetrics } from '../../calls/call-services.ts';
+import type { LiveBill } from '../../calls/live-bill.ts';
+import { billingRefusal } from '../../calls/stream-call.ts';
 import { FRAME_MS } from '../../speech/audio/formats.ts';
 import type { AccountClauses } from '../../speech/clause-cache.ts';
 import { firstForbiddenCharacter } from '../../speech/control-characters.ts';
@@ -7,10 +8,8 @@ import type { Lexicon } from '../../speech/lexicon.ts';
 import type { EnginePool, OpenCall } from '../../speech/pool/engine-pool.ts';
 import { AudioBoundExceeded, synthesize } from '../../speech/synthesize.ts';
 import { LiveClauses } from '../../speech/text/live-clauses.ts';
-import { StoreUnavailableError } from '../../store/store-unavailable.ts';
 import { codePointCount } from '../../unicode.ts';
-import { ApiError } from '../errors.ts';
-import { refusalError, storeUnavailableError } from '../speech-reply.ts';
+import { ApiError, knownError, type RefusalContext, refusalError } from '../errors.ts';
 import { type SpeechPart, type StreamSettings, speechPart } from '../tts-request.ts';
 import type { ServerMessage } from './protocol.ts';
 
@@ -30,7 +29,7 @@ export interface ContextOutput {
 export interface LiveContextOptions {
   readonly id: string;
   readonly pool: EnginePool;
-  /** The context's call on its voice (`openVoiceCall`), closed when the context finishes. */
+  /** The context's call on its voice (`openLiveCall`), closed when the context finishes. */
   readonly call: OpenCall;
   readonly settings: StreamSettings;
   /** The account's lexicon for the context's language. */
@@ -45,12 +44,10 @@ export interface LiveContextOptions {
   readonly leadMs: number;
   /** Called once when the context has finished: `done`, an error, or the connection closed. */
   readonly onFinished: () => void;
-  /** The error for an account that vanished while the context was open. */
-  readonly accountGone: () => ApiError;
-  /** The operator's contact, named in a 402. */
-  readonly supportEmail: string | null;
+  /** How a refusal reads to the caller (an account gone since, the 402's contact). */
+  readonly refusals: RefusalContext;
   /** Where the context, its first audio and the audio it sent are recorded. */
-  readonly metrics: TransportMetrics;
+  readonly metrics: CallMetrics;
   /** Where a failure that is not the client's goes (a bug, an engine crash). */
   readonly log: (error: unknown) => void;
 }
@@ -276,7 +273,7 @@ export class LiveContext {
       maxSeconds: part.maxSeconds,
       sentBefore: this.#sentMs() / 1000,
     });
-    if (!result.ok) throw refusalError(result, this.#options.accountGone, this.#options.supportEmail);
+    if (!result.ok) throw refusalError(billingRefusal(result), this.#options.refusals);
   }
 
   /** Whole frames in messages of at most 200 ms, paced to the listener and to the socket. */
@@ -355,9 +352,9 @@ export class LiveContext {
 
 /** A failure as the error message the client gets: a 5xx never carries internal details. */
 function asApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
   // The ledger unreachable when a part's charge commits: an outage the client retries, as on HTTP.
-  if (error instanceof StoreUnavailableError) return storeUnavailableError(error);
+  const known = knownError(error);
+  if (known) return known;
   if (error instanceof AudioBoundExceeded)
     return new ApiError('input_too_long', 'the text would give more audio than its length allows', {
       param: 'text',

@@ -4,9 +4,9 @@ import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../../speech/synthesize.ts';
 import { findVoice, type Voice } from '../../speech/voices.ts';
 import { sampleSentence } from '../../web/pages/voices.ts';
+import { enginesReady } from '../admission.ts';
 import { parseByteRange } from '../byte-range.ts';
 import { ApiError } from '../errors.ts';
-import { readyPool } from '../speech-reply.ts';
 
 const FILE_NAME = /^(rw|en|fr)-(\d)\.wav$/;
 
@@ -43,7 +43,7 @@ export const sampleRoutes: FastifyPluginAsync<{ pool: () => EnginePool | undefin
     if (!voice || !file) throw new ApiError('not_found', 'no such voice sample');
     let audio = cache.get(file);
     if (!audio) {
-      audio = speakSample(readyPool(options.pool), voice);
+      audio = speakSample(enginesReady(options.pool), voice);
       cache.set(file, audio);
       // A failed synthesis is not kept: the next request tries again.
       audio.catch(() => cache.delete(file));

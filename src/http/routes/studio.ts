@@ -8,9 +8,10 @@ import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
 import { encodeAudio } from '../../speech/encode-audio.ts';
 import { allVoices, languages } from '../../speech/voices.ts';
 import { MAX_DOWNLOAD_SECONDS, studioPage } from '../../web/pages/studio.ts';
+import { countRequest, enginesReady } from '../admission.ts';
 import { ApiError } from '../errors.ts';
 import { sendPage } from '../page-headers.ts';
-import { countRequest, readyPool, streamBilledSpeech } from '../speech-reply.ts';
+import { replyWithStream } from '../stream-reply.ts';
 import { parseTtsRequest, withLexicon } from '../tts-request.ts';
 import type { WebContext } from '../web-context.ts';
 import { fromOwnPage, sameToken, sessionOrSignIn, webPageContext } from '../web-session.ts';
@@ -120,7 +121,8 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       reply,
       context.rateLimit,
       { key: `account:${accountId}`, limit: context.requestsPerMinute, per: 'account' },
-      { metrics: context.metrics, path: 'studio' },
+      context.metrics,
+      'studio',
     );
 
   // Downloads in another format: the page sends back the WAV it made from the stream it heard, and
@@ -156,7 +158,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
         );
       }
       const parts = await encodeAudio(
-        readyPool(context.pool),
+        enginesReady(context.pool),
         wav.samples,
         wav.sampleRate,
         compressedFormats[format],
@@ -181,26 +183,21 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
       return audio;
     };
     // Billed like the streaming API: free use is decided before synthesis, on the same audio bound.
-    await streamBilledSpeech(request, reply, {
-      pool: readyPool(context.pool),
-      billing: context.billing,
-      charsPerToken: context.charsPerToken,
-      accountId,
-      clauses: context.clauseCache?.forAccount(accountId),
-      tts,
-      target: { kind: 'native' },
-      studio: true,
-      accountGone: notSignedIn,
-      supportEmail: context.supportEmail,
-      metrics: context.metrics,
-      path: 'studio',
-      audioHeaders: () => ({
-        'Content-Type': 'audio/l16',
-        'X-Voice-Sample-Rate': String(tts.voice.sampleRate),
-        'X-Voice-Encoding': 'pcm_s16le',
-      }),
-      body: { first: fingerprinted, next: fingerprinted, last: () => undefined },
-      finish: () => context.studioAudio.remember(accountId, digest.digest()),
-    });
+    await replyWithStream(
+      request,
+      reply,
+      context,
+      { accountId, speech: tts, target: { kind: 'native' }, studio: true, path: 'studio' },
+      {
+        audioHeaders: () => ({
+          'Content-Type': 'audio/l16',
+          'X-Voice-Sample-Rate': String(tts.voice.sampleRate),
+          'X-Voice-Encoding': 'pcm_s16le',
+        }),
+        body: { first: fingerprinted, next: fingerprinted, last: () => undefined },
+        finish: () => context.studioAudio.remember(accountId, digest.digest()),
+      },
+      { caller: 'session', supportEmail: context.supportEmail },
+    );
   });
 };

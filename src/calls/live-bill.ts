@@ -1,19 +1,16 @@
 import {
   type BillingOutcome,
-  type BillingService,
   type CommitChargeResult,
   FREE_MAX_SECONDS,
   tokensFor,
-} from './billing.ts';
+} from '../accounts/billing.ts';
+import type { CallBilling } from './call-services.ts';
 
 /**
  * What a live context's bill needs from billing: the one atomic charge, its refund, the balance,
  * and the audio its entries stand for once the context has ended.
  */
-export type LiveBilling = Pick<
-  BillingService,
-  'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'
->;
+export type LiveBilling = Pick<CallBilling, 'commitCharge' | 'refundCharge' | 'balance' | 'recordDuration'>;
 
 export interface LiveBillOptions {
   readonly accountId: string;

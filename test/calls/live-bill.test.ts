@@ -3,7 +3,7 @@ import { before, it } from 'node:test';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, FREE_GENERATIONS, tokensFor } from '../../src/accounts/billing.ts';
 import { newId } from '../../src/accounts/ids.ts';
-import { LiveBill } from '../../src/accounts/live-bill.ts';
+import { LiveBill } from '../../src/calls/live-bill.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
 // A live context is billed as one stream request of all the text it spoke, part by part, never

@@ -1,0 +1,36 @@
+import type { InsufficientTokens } from '../accounts/billing.ts';
+
+/**
+ * Every way a billed call is refused before its audio, as a value: each transport maps it to its
+ * own error shape (`http/errors.ts` for Ijwi's, the compatible protocols on top of that). A
+ * refusal never costs anything: nothing was charged, or the charge was given back.
+ */
+export type CallRefusal =
+  /** The key is not valid or has been revoked. */
+  | { readonly code: 'invalid_key' }
+  /** The caller's account vanished between authentication and billing. */
+  | { readonly code: 'account_gone' }
+  /** The caller's rolling window is full (`per` names the bucket: "key", "account"). */
+  | {
+      readonly code: 'rate_limited';
+      readonly limit: number;
+      readonly retryAfterSeconds: number;
+      readonly per: string;
+    }
+  | InsufficientTokens
+  /** The voice speaks as many calls as it can take (a neural voice at its limit). */
+  | { readonly code: 'voice_busy'; readonly retryAfterSeconds: number }
+  /** The engines are warming up, or a store (`store`: "database", ...) is unreachable. */
+  | { readonly code: 'not_ready'; readonly store?: string }
+  /** The text holds nothing to speak (no letters or numbers, once read). */
+  | { readonly code: 'nothing_to_say' };
+
+/** A call's answer: its value, or the refusal. */
+export type CallResult<T> =
+  | ({ readonly ok: true } & T)
+  | { readonly ok: false; readonly refusal: CallRefusal };
+
+export const refused = (refusal: CallRefusal): { readonly ok: false; readonly refusal: CallRefusal } => ({
+  ok: false,
+  refusal,
+});

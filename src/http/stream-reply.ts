@@ -1,0 +1,164 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BillingOutcome } from '../accounts/billing.ts';
+import type { CallServices } from '../calls/call-services.ts';
+import { type StreamCall, type StreamDelivery, speakStream } from '../calls/stream-call.ts';
+import { type RefusalContext, refusalError } from './errors.ts';
+import { type StreamBody, sendLaterAudio } from './stream-writer.ts';
+
+// A billed stream over HTTP: the call room's stream call (`calls/stream-call.ts`) with its audio
+// as a chunked response body, the billing outcome in its headers, and the first write's rule of
+// delivery (`handFirstAudio`).
+
+/** How a stream's response looks: its headers, its body's framing, what runs once it is whole. */
+export interface StreamReply {
+  /** The headers that describe the audio, given when its first part was ready. */
+  readonly audioHeaders: (firstAudioAt: number) => Record<string, string>;
+  /** How the audio goes into the body; bare bytes when absent. */
+  readonly body?: StreamBody;
+  /** Called once the whole audio has been written, before the body ends (a failure is logged). */
+  readonly finish?: () => Promise<void>;
+}
+
+const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
+
+/** Speaks `call` as the response to `request`; a refusal before the audio is thrown as the API's error. */
+export async function replyWithStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: CallServices,
+  call: Omit<StreamCall, 'requestId' | 'arrivedAt'>,
+  shape: StreamReply,
+  refusals: RefusalContext,
+): Promise<void> {
+  request.speechLanguage = call.speech.voice.language;
+  const body = shape.body ?? bareAudio;
+  // Watched from the start: a client gone during the precheck is never synthesised for or charged.
+  const controller = abortOnDisconnect(request, reply);
+  const raw = reply.raw;
+  const delivery: StreamDelivery = {
+    signal: controller.signal,
+    handFirst: async (first, billing) => {
+      reply.hijack();
+      if (clientGone(raw, controller.signal)) return false;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        ...shape.audioHeaders(first.readyAt),
+        'Cache-Control': 'no-store',
+        ...billingHeaders(billing),
+      });
+      return handFirstAudio(raw, body.first(first.audio.bytes), controller.signal);
+    },
+    sendRest: (events, delivered) => {
+      const finish = async () => {
+        await shape
+          .finish?.()
+          .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
+      };
+      return sendLaterAudio(raw, events, body, finish, delivered);
+    },
+    cut: () => raw.destroy(),
+  };
+  const outcome = await speakStream(
+    services,
+    { ...call, requestId: request.id, arrivedAt: request.arrivedAt },
+    delivery,
+    request.log,
+  );
+  if (!outcome.ok) throw refusalError(outcome.refusal, refusals);
+}
+
+/** The billing outcome as the stream headers carry it. */
+export function billingHeaders(billing: BillingOutcome): Record<string, string> {
+  return {
+    'X-Voice-Tokens-Charged': String(billing.tokens_charged),
+    'X-Voice-Token-Balance': String(billing.token_balance),
+    'X-Voice-Free-Uses-Remaining': String(billing.free_uses_remaining),
+    'X-Voice-Kinyarwanda-Free': String(billing.kinyarwanda_free),
+  };
+}
+
+/** Synthesis stops as soon as the client goes away. */
+export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): AbortController {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+  };
+  reply.raw.once('close', onClose);
+  request.raw.once('aborted', onClose);
+  return controller;
+}
+
+/**
+ * Whether the client is known to be gone before anything is written: the connection closed, or
+ * the client's FIN was read (the server then ends its side, so the socket is no longer writable
+ * and a write would be held back, never sent). A FIN not yet read cannot be seen here.
+ */
+function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
+  const socket = raw.socket;
+  return signal.aborted || raw.destroyed || socket === null || socket.destroyed || !socket.writable;
+}
+
+/**
+ * Writes the head and the first audio, and resolves whether they reached a client that was still
+ * there. What "not delivered" can be known as: the write's callback reports an error (the peer
+ * reset the connection), the response closes or the client goes before that callback (which Node
+ * calls once the bytes are in the kernel's send buffer), or, by the event loop's next poll after
+ * it, a reset: read as an error (a client that closed with the audio unread), or found behind a
+ * FIN by `probeReset` (a client whose socket was closed before the audio reached it: its kernel
+ * answered the audio with a reset). A FIN with no reset behind it is a client that read the audio
+ * and hung up, or one that half-closed and reads on: the charge stands. On loopback or a local
+ * proxy the reset comes back within the write; across a network it comes a round trip later,
+ * after the poll, and the charge stands (a hang-up that crossed the audio in flight cannot be told
+ * from one that heard it). Call it only when `clientGone` is false: on a closed or ended socket
+ * Node drops the write and never calls back.
+ */
+function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = raw.socket;
+    let probing: Promise<boolean> | undefined;
+    const gone = () => settle(false);
+    // Runs before Node's own handler, which ends the server's half and would hide the reset.
+    const onFin = () => {
+      probing = probeReset(socket);
+    };
+    const settle = (handed: boolean) => {
+      raw.off('close', gone);
+      signal.removeEventListener('abort', gone);
+      socket?.off('error', gone);
+      socket?.off('end', onFin);
+      resolve(handed);
+    };
+    raw.once('close', gone);
+    signal.addEventListener('abort', gone, { once: true });
+    raw.write(bytes, (error) => {
+      if (error !== undefined && error !== null) return settle(false);
+      // From here a close is no sign: a client that read the audio and hung up at once closes
+      // too. A reset is (read as an error), and a FIN is asked whether a reset followed it.
+      raw.off('close', gone);
+      signal.removeEventListener('abort', gone);
+      socket?.once('error', gone);
+      socket?.prependOnceListener('end', onFin);
+      pollSockets()
+        .then(() => probing ?? true)
+        .then((open) => settle(open && (socket?.errored === null || socket?.errored === undefined)));
+    });
+  });
+}
+
+/**
+ * Whether a connection whose FIN was just read still takes writes: a write of no bytes reaches
+ * the kernel, which refuses it when the peer answered the audio with a reset (a client whose
+ * socket was closed when the audio came), and takes it when the peer only half-closed, or read
+ * the audio and then closed (nothing was sent after that for it to reset).
+ */
+function probeReset(socket: FastifyReply['raw']['socket']): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (socket === null || !socket.writable) return resolve(false);
+    socket.write(new Uint8Array(0), (error) => resolve(error === undefined || error === null));
+  });
+}
+
+/** Resolves after the event loop's next poll of the sockets (two turns of its check phase). */
+function pollSockets(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
