@@ -20,6 +20,7 @@ import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
+import { elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
 import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
@@ -319,6 +320,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(elevenLabsRoutes, {
       accounts: deps.tts.accounts,
       maxChars: deps.limits.streamMaxChars,
+    });
+    await app.register(elevenLabsSpeechRoutes, {
+      ...deps.tts,
+      metrics,
+      maxChars: deps.limits.streamMaxChars,
+      requestsPerMinute: deps.limits.requestsPerMinute,
     });
     if (deps.web) {
       await app.register(webPlugin, {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SynthesisEvent } from '../speech/synthesize.ts';
+import type { SynthesisEvent, WordTiming } from '../speech/synthesize.ts';
 
 // How a stream's audio after its first write goes to the socket: audio that comes in one turn of
 // the event loop (the parts of a cached clause, a worker's messages that queued up while the
@@ -16,6 +16,8 @@ export interface StreamBody {
   next(audio: Uint8Array): Uint8Array;
   /** What ends the body after the last audio (an SSE event, say), if anything. */
   last(): Uint8Array | undefined;
+  /** What a clause's word timings add to the body, if anything (the call must ask for words). */
+  words?(words: readonly WordTiming[]): Uint8Array | undefined;
 }
 
 /**
@@ -74,6 +76,12 @@ export async function sendLaterAudio(
         heldSeconds += event.seconds;
         immediate ??= setImmediate(write);
         if (drained) await drained;
+      } else if (event.type === 'words') {
+        const timed = body.words?.(event.words);
+        if (timed !== undefined) {
+          held.push(timed);
+          immediate ??= setImmediate(write);
+        }
       } else if (event.type === 'end') {
         seconds = event.seconds;
       }

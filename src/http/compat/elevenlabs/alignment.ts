@@ -64,12 +64,18 @@ function tokens(text: string): { readonly gap: string[]; readonly word: string[]
 /**
  * The alignment of the words as they were read (ElevenLabs' `normalizedAlignment`): the timed
  * words joined by single spaces, each word's characters over its own time, each space over the
- * pause between two words.
+ * pause between two words. `after`, the word heard before these (a stream's earlier part), puts a
+ * space first, over the pause since it ended, so that a client joining parts never runs two
+ * words together.
  */
-export function normalizedAlignment(words: readonly WordTiming[], originMs = 0): CharacterAlignment {
+export function normalizedAlignment(
+  words: readonly WordTiming[],
+  originMs = 0,
+  after?: WordTiming,
+): CharacterAlignment {
   const spans: Span[] = [];
   words.forEach((word, i) => {
-    const previous = words[i - 1];
+    const previous = i === 0 ? after : words[i - 1];
     if (previous) spans.push({ chars: [' '], startMs: previous.endMs, endMs: word.startMs });
     spans.push({ chars: Array.from(word.text), startMs: word.startMs, endMs: word.endMs });
   });
@@ -109,4 +115,21 @@ export function textAlignment(text: string, words: readonly WordTiming[], origin
     index++;
   }
   return alignSpans(spans, originMs);
+}
+
+/** ElevenLabs' HTTP alignment: characters with their start and end times in seconds. */
+export interface AlignmentInSeconds {
+  readonly characters: string[];
+  readonly character_start_times_seconds: number[];
+  readonly character_end_times_seconds: number[];
+}
+
+/** An alignment as the HTTP responses carry it (the WebSocket messages carry ms and durations). */
+export function inSeconds(alignment: CharacterAlignment): AlignmentInSeconds {
+  const starts = alignment.charStartTimesMs;
+  return {
+    characters: alignment.chars,
+    character_start_times_seconds: starts.map((ms) => ms / 1000),
+    character_end_times_seconds: starts.map((ms, i) => (ms + (alignment.charDurationsMs[i] ?? 0)) / 1000),
+  };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { allVoices } from '../../../speech/voices.ts';
-import { ApiError } from '../../errors.ts';
 import { authenticateElevenLabs, elevenLabsKeyFrom, type KeyCheck } from './api-key.ts';
-import { ELEVENLABS_MODEL_IDS, elevenLabsModel, elevenLabsVoice, voiceForId, voiceIdOf } from './voices.ts';
+import { voiceOfPath } from './speech-request.ts';
+import { ELEVENLABS_MODEL_IDS, elevenLabsModel, elevenLabsVoice } from './voices.ts';
 
 export interface ElevenLabsOptions {
   readonly accounts: KeyCheck;
@@ -37,17 +37,7 @@ export const elevenLabsRoutes: FastifyPluginAsync<ElevenLabsOptions> = async (ap
   });
   app.get<{ Params: { voice_id: string } }>('/elevenlabs/v1/voices/:voice_id', async (request, reply) => {
     await checkKey(request);
-    const voice = voiceForId(request.params.voice_id);
-    if (!voice) {
-      const ids = allVoices().map(voiceIdOf).join(', ');
-      throw new ApiError(
-        'not_found',
-        `no voice has the id ${JSON.stringify(request.params.voice_id).slice(0, 60)}; the voice ids are ${ids}`,
-        {
-          param: 'voice_id',
-        },
-      );
-    }
+    const voice = voiceOfPath(request.params.voice_id);
     return reply.header('Cache-Control', 'private, max-age=60').send(elevenLabsVoice(voice));
   });
   const models = ELEVENLABS_MODEL_IDS.map((id) => elevenLabsModel(id, options.maxChars));

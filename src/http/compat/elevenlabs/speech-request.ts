@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Voice } from '../../../speech/voices.ts';
+import { allVoices } from '../../../speech/voices.ts';
+import { ApiError } from '../../errors.ts';
+import { atSpeed, parseTtsRequest, type TtsRequest } from '../../tts-request.ts';
+import { type ElevenLabsAudio, parseOutputFormat } from './output-format.ts';
+import { voiceForId, voiceIdOf } from './voices.ts';
+
+// ElevenLabs' text-to-speech request (`POST /v1/text-to-speech/{voice_id}[...]`): the body, the
+// `output_format` query parameter and the voice in the path, read into the request the stream
+// endpoint speaks, so everything after (keys, billing, rate limit, the pipeline) is the call room's.
+
+/** ElevenLabs' range for `voice_settings.speed`. */
+export const MIN_SPEED = 0.7;
+export const MAX_SPEED = 1.2;
+
+/**
+ * The body. Only what changes the audio is read: `text`, `voice_settings.speed`, and
+ * `language_code`, which must be the voice's language (a voice id names its language); the other
+ * fields the clients send (`model_id`, `seed`, `previous_text`, the other voice settings, ...) are
+ * accepted and have no effect. Unknown fields are accepted, as ElevenLabs accepts them.
+ */
+const bodySchema = z.looseObject({
+  text: z.string({ error: 'text must be a string' }),
+  model_id: z.string().max(100).nullish(),
+  language_code: z.string().max(35).nullish(),
+  voice_settings: z
+    .looseObject({
+      speed: z
+        .number()
+        .min(MIN_SPEED, `voice_settings.speed must be from ${MIN_SPEED} to ${MAX_SPEED}`)
+        .max(MAX_SPEED, `voice_settings.speed must be from ${MIN_SPEED} to ${MAX_SPEED}`)
+        .nullish(),
+    })
+    .nullish(),
+});
+
+export interface ElevenLabsSpeech {
+  readonly tts: TtsRequest;
+  readonly audio: ElevenLabsAudio;
+}
+
+/** The voice a path's `voice_id` names, or the 404 that lists the voice ids. */
+export function voiceOfPath(voiceId: string): Voice {
+  const voice = voiceForId(voiceId);
+  if (voice) return voice;
+  const ids = allVoices().map(voiceIdOf).join(', ');
+  throw new ApiError(
+    'not_found',
+    `no voice has the id ${JSON.stringify(voiceId).slice(0, 60)}; the voice ids are ${ids}`,
+    { param: 'voice_id' },
+  );
+}
+
+/** Reads a text-to-speech request; a refusal is an `ApiError` (sent as ElevenLabs' 422 body). */
+export function parseElevenLabsSpeech(
+  voiceId: string,
+  outputFormat: string | undefined,
+  body: unknown,
+  maxChars: number,
+): ElevenLabsSpeech {
+  const voice = voiceOfPath(voiceId);
+  const format = parseOutputFormat(outputFormat);
+  if (!format.ok) throw new ApiError(format.code, format.message, { param: 'output_format' });
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const param = issue?.path.join('.') || 'body';
+    throw new ApiError('invalid_request', issue?.message ?? 'the body must be a JSON object with "text"', {
+      param,
+    });
+  }
+  const fields = parsed.data;
+  const language = fields.language_code?.toLowerCase().split(/[-_]/)[0];
+  if (language !== undefined && language !== voice.language) {
+    throw new ApiError(
+      'unsupported_language',
+      `the voice ${voiceIdOf(voice)} speaks ${voice.language}; language_code must be ${voice.language} or absent`,
+      { param: 'language_code' },
+    );
+  }
+  const read = inText(() =>
+    parseTtsRequest({ input: fields.text, language: voice.language, speaker_id: voice.speakerId }, maxChars),
+  );
+  return { tts: atSpeed(read, fields.voice_settings?.speed ?? 1), audio: format.audio };
+}
+
+/** The stream endpoint's refusals of its `input`, named as this protocol's field, `text`. */
+function inText<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.options.param !== 'input') throw error;
+    throw new ApiError(error.code, error.message.replace(/"input"|\binput\b/g, 'text'), {
+      ...error.options,
+      param: 'text',
+    });
+  }
+}
