@@ -20,7 +20,7 @@ import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
-import { elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
+import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
 import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
@@ -312,6 +312,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         charsPerToken: deps.tts.charsPerToken,
       },
     });
+    await app.register(elevenLabsSocketRoutes, { accounts: deps.tts.accounts, sockets: liveSockets });
     await app.register(liveRoutes, {
       sockets: liveSockets,
       accounts: deps.tts.accounts,

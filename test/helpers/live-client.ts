@@ -33,9 +33,16 @@ export class LiveClient {
     });
   }
 
-  /** Opens a connection to `base` (http://host:port) with these upgrade headers. */
-  static connect(base: string, headers: Record<string, string> = {}): Promise<LiveClient> {
-    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/v1/tts-live`, { headers });
+  /**
+   * Opens a connection to `base` (http://host:port) with these upgrade headers, at the live
+   * endpoint or at `path` (another protocol's socket, whose frames are read loosely).
+   */
+  static connect(
+    base: string,
+    headers: Record<string, string> = {},
+    path = '/api/v1/tts-live',
+  ): Promise<LiveClient> {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}${path}`, { headers });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new LiveClient(socket)));
       socket.once('error', reject);

@@ -12,7 +12,8 @@ import { parseStreamSettings } from '../tts-request.ts';
 import { type ContextOutput, LiveContext } from './live-context.ts';
 import {
   type ClientMessage,
-  clientMessageSchema,
+  ijwiProtocol,
+  type LiveProtocol,
   MAX_CONTEXTS_PER_CONNECTION,
   type ServerMessage,
   type TextMessage,
@@ -83,6 +84,7 @@ export class LiveConnection {
   #closing = false;
   readonly #output: ContextOutput;
   readonly #onAuthenticated: (caller: LiveCaller) => boolean;
+  readonly #protocol: LiveProtocol;
 
   constructor(
     socket: WebSocket,
@@ -92,8 +94,11 @@ export class LiveConnection {
       readonly log: FastifyBaseLogger;
       /** Admits the caller (false: too many connections for its key); called once. */
       readonly onAuthenticated: (caller: LiveCaller) => boolean;
+      /** How frames read and write; Ijwi's own messages when absent. */
+      readonly protocol?: LiveProtocol;
     },
   ) {
+    this.#protocol = options.protocol ?? ijwiProtocol;
     this.#socket = socket;
     this.#services = services;
     this.#log = options.log;
@@ -121,7 +126,8 @@ export class LiveConnection {
   /** Sends `message` while the socket is open; whether it went (not once the client began to close). */
   #send(message: ServerMessage): boolean {
     if (this.#socket.readyState !== this.#socket.OPEN) return false;
-    this.#socket.send(JSON.stringify(message));
+    const frame = this.#protocol.encode(message);
+    if (frame !== undefined) this.#socket.send(frame);
     return true;
   }
 
@@ -162,21 +168,24 @@ export class LiveConnection {
       this.#socket.close(CLOSE_UNSUPPORTED, 'binary frames are not accepted');
       return;
     }
-    const message = parseMessage(text);
-    if (!message.ok) {
-      this.#error(undefined, message.error);
+    const decoded = this.#protocol.decode(text);
+    if (!decoded.ok) {
+      this.#error(undefined, decoded.error);
       return;
     }
-    if (this.#caller === undefined) {
-      if (message.value.type !== 'auth')
-        return this.#refuse('the first message must be {"type": "auth", ...}');
-      clearTimeout(this.#idle);
-      const auth = await this.#services.accounts.authenticate(message.value.api_key);
-      if (!auth.ok) return this.#refuse('the API key is not valid or has been revoked');
-      this.#admit({ accountId: auth.accountId, keyId: auth.keyId, studio: false });
-      return;
+    const at = performance.now();
+    for (const message of decoded.messages) {
+      if (this.#closing) return;
+      if (this.#caller === undefined) {
+        if (message.type !== 'auth') return this.#refuse('the first message must be {"type": "auth", ...}');
+        clearTimeout(this.#idle);
+        const auth = await this.#services.accounts.authenticate(message.api_key);
+        if (!auth.ok) return this.#refuse('the API key is not valid or has been revoked');
+        this.#admit({ accountId: auth.accountId, keyId: auth.keyId, studio: false });
+        continue;
+      }
+      await this.#handle(message, this.#caller, at);
     }
-    await this.#handle(message.value, this.#caller, performance.now());
   }
 
   async #handle(message: ClientMessage, caller: LiveCaller, at: number): Promise<void> {
@@ -363,26 +372,4 @@ export class LiveConnection {
     this.#error(undefined, new ApiError('internal_error', 'the server failed; the connection is closing'));
     this.#socket.close(1011, 'internal error');
   }
-}
-
-/** A client message, validated; the error says what is wrong without echoing the text. */
-function parseMessage(text: string): { ok: true; value: ClientMessage } | { ok: false; error: ApiError } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-  }
-  const parsed = clientMessageSchema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const param = issue?.path.join('.') || undefined;
-  return {
-    ok: false,
-    error: new ApiError(
-      'invalid_request',
-      `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
-      param ? { param } : {},
-    ),
-  };
 }

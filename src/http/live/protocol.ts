@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BillingOutcome } from '../../accounts/billing.ts';
-import type { ErrorCode } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 
 // The live endpoint's messages (api-v1.md, "Live streaming over WebSocket"): what a client may
 // send, as one discriminated union that every message passes before anything reads it, and what
@@ -68,3 +68,44 @@ export type ServerMessage =
       readonly param?: string | null;
       readonly [detail: string]: unknown;
     };
+
+/**
+ * How a live WebSocket's frames read and write: Ijwi's own messages (`ijwiProtocol`), or another
+ * provider's, translated to and from them, so that one connection and one context serve both.
+ */
+export interface LiveProtocol {
+  /** A client's frame as Ijwi's messages (none for a keepalive), or the error to answer it with. */
+  decode(text: string):
+    | { readonly ok: true; readonly messages: readonly ClientMessage[] }
+    | {
+        readonly ok: false;
+        readonly error: ApiError;
+      };
+  /** A server message as this protocol's frame; undefined when the protocol has none for it. */
+  encode(message: ServerMessage): string | undefined;
+}
+
+/** Ijwi's live protocol: a JSON message each way, every client message checked by one schema. */
+export const ijwiProtocol: LiveProtocol = {
+  decode(text) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
+    }
+    const parsed = clientMessageSchema.safeParse(json);
+    if (parsed.success) return { ok: true, messages: [parsed.data] };
+    const issue = parsed.error.issues[0];
+    const param = issue?.path.join('.') || undefined;
+    return {
+      ok: false,
+      error: new ApiError(
+        'invalid_request',
+        `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
+        param ? { param } : {},
+      ),
+    };
+  },
+  encode: (message) => JSON.stringify(message),
+};

@@ -9,6 +9,7 @@ import {
   type LiveLimits,
   type LiveServices,
 } from '../live/live-connection.ts';
+import type { LiveProtocol } from '../live/protocol.ts';
 
 /** Bytes of one client message: a context holds 4,000 characters, at most 4 bytes each in UTF-8. */
 export const LIVE_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -50,7 +51,12 @@ export class LiveSockets {
   }
 
   /** Serves `socket`; `caller` when the upgrade authenticated, else the first message must. */
-  serve(socket: WebSocket, log: FastifyBaseLogger, caller: LiveCaller | undefined): void {
+  serve(
+    socket: WebSocket,
+    log: FastifyBaseLogger,
+    caller: LiveCaller | undefined,
+    protocol?: LiveProtocol,
+  ): void {
     let admitted: string | undefined;
     socket.on('close', () => {
       if (admitted === undefined) return;
@@ -60,6 +66,7 @@ export class LiveSockets {
     });
     new LiveConnection(socket, this.#services, {
       ...(caller ? { caller } : {}),
+      ...(protocol ? { protocol } : {}),
       log,
       onAuthenticated: (who) => {
         if (this.full(who.keyId)) return false;
