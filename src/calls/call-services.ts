@@ -4,7 +4,7 @@ import type { EngineId } from '../speech/engines/engine.ts';
 import type { EnginePool } from '../speech/pool/engine-pool.ts';
 
 /** How a call's audio leaves the service. */
-export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio' | 'elevenlabs';
+export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio' | 'elevenlabs' | 'vapi';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

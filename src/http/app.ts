@@ -21,6 +21,7 @@ import { clientErrorHandler, expectationFailedHandler, requestLineError } from '
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
+import { vapiRoutes } from './compat/vapi.ts';
 import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
@@ -322,12 +323,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accounts: deps.tts.accounts,
       maxChars: deps.limits.streamMaxChars,
     });
-    await app.register(elevenLabsSpeechRoutes, {
+    const compatible = {
       ...deps.tts,
       metrics,
       maxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
-    });
+    };
+    await app.register(elevenLabsSpeechRoutes, compatible);
+    await app.register(vapiRoutes, compatible);
     if (deps.web) {
       await app.register(webPlugin, {
         ...deps.web,

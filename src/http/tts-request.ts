@@ -286,3 +286,19 @@ export async function withLexicon<T extends TtsRequest>(
   const lexicon = await lexicons.lexiconFor(accountId, request.voice.language);
   return { ...request, ...withPronunciations(request, lexicon, request.voice.language, request.textType) };
 }
+
+/**
+ * Runs `read` (the stream endpoint's reading of `input`) for a protocol whose text field is
+ * `field`: a refusal of `input` is the same refusal, naming `field`.
+ */
+export function namedInput<T>(field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.options.param !== 'input') throw error;
+    throw new ApiError(error.code, error.message.replace(/"input"|\binput\b/g, field), {
+      ...error.options,
+      param: field,
+    });
+  }
+}

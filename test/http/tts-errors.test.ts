@@ -256,14 +256,17 @@ describe('POST /api/v1/tts.php and /api/v1/tts-stream.php: errors', () => {
 
     it('400 unsupported_format on the stream endpoint for a format it does not have', async () => {
       const { next } = await account();
-      for (const format of ['mp3', 'wav', 'PCM16_8K', 'pcm16_44k', 'mulaw', 8000]) {
+      for (const format of ['mp3', 'wav', 'PCM16_8K', 'pcm16_48k', 'mulaw', 8000]) {
         const error = expectError(
           await post(STREAM, withKey(next()), { input: 'Hello.', language: 'en', format }),
           400,
           'unsupported_format',
           'format',
         );
-        assert.match(error.message, /pcm16_8k, pcm16_16k, pcm16_24k, mulaw_8k, alaw_8k/);
+        assert.match(
+          error.message,
+          /pcm16_8k, pcm16_16k, pcm16_24k, mulaw_8k, alaw_8k, pcm16_22k, pcm16_44k/,
+        );
       }
     });
 

@@ -98,6 +98,8 @@ describe('GET /api/v1/voices.php', () => {
           'pcm16_24k audio/l16',
           'mulaw_8k audio/basic',
           'alaw_8k audio/x-alaw-basic',
+          'pcm16_22k audio/l16',
+          'pcm16_44k audio/l16',
         ],
       );
       assert.deepEqual(body.limits, {

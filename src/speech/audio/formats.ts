@@ -8,7 +8,15 @@
 export type StreamEncoding = 'pcm_s16le' | 'mulaw' | 'alaw';
 
 /** Every stream format name, default first; usable as a zod enum (`z.enum(streamFormatNames)`). */
-export const streamFormatNames = ['pcm16_8k', 'pcm16_16k', 'pcm16_24k', 'mulaw_8k', 'alaw_8k'] as const;
+export const streamFormatNames = [
+  'pcm16_8k',
+  'pcm16_16k',
+  'pcm16_24k',
+  'mulaw_8k',
+  'alaw_8k',
+  'pcm16_22k',
+  'pcm16_44k',
+] as const;
 
 export type StreamFormatName = (typeof streamFormatNames)[number];
 
@@ -60,6 +68,10 @@ export const streamFormats: Readonly<Record<StreamFormatName, StreamFormat>> = O
   pcm16_24k: format('pcm16_24k', 'audio/l16', 24000, 'pcm_s16le', PCM_SILENCE),
   mulaw_8k: format('mulaw_8k', 'audio/basic', 8000, 'mulaw', MULAW_SILENCE),
   alaw_8k: format('alaw_8k', 'audio/x-alaw-basic', 8000, 'alaw', ALAW_SILENCE),
+  // The CD-family rates that voice-agent frameworks default to (LiveKit's ElevenLabs plugin asks
+  // for 22,050 Hz; custom-voice webhooks for 22,050 or 44,100): 441 and 882 samples a frame.
+  pcm16_22k: format('pcm16_22k', 'audio/l16', 22050, 'pcm_s16le', PCM_SILENCE),
+  pcm16_44k: format('pcm16_44k', 'audio/l16', 44100, 'pcm_s16le', PCM_SILENCE),
 });
 
 /** The format a stream request gets when it names none. */

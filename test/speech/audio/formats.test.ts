@@ -20,6 +20,9 @@ describe('stream formats', () => {
     ['pcm16_24k', 'audio/l16', 24000, 'pcm_s16le', 2, 960],
     ['mulaw_8k', 'audio/basic', 8000, 'mulaw', 1, 160],
     ['alaw_8k', 'audio/x-alaw-basic', 8000, 'alaw', 1, 160],
+    // Added for the voice-agent frameworks' rates (22.05 and 44.1 kHz), as alaw_8k was added.
+    ['pcm16_22k', 'audio/l16', 22050, 'pcm_s16le', 2, 882],
+    ['pcm16_44k', 'audio/l16', 44100, 'pcm_s16le', 2, 1764],
   ] as const;
 
   for (const [name, contentType, sampleRate, encoding, bytesPerSample, bytesPerFrame] of expected) {

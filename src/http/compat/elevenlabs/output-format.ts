@@ -36,7 +36,9 @@ const supported: ReadonlyMap<string, ElevenLabsAudio> = new Map(
   [
     raw('pcm_8000', streamFormats.pcm16_8k),
     raw('pcm_16000', streamFormats.pcm16_16k),
+    raw('pcm_22050', streamFormats.pcm16_22k),
     raw('pcm_24000', streamFormats.pcm16_24k),
+    raw('pcm_44100', streamFormats.pcm16_44k),
     raw('ulaw_8000', streamFormats.mulaw_8k),
     raw('alaw_8000', streamFormats.alaw_8k),
     ...['22050_32', '24000_48', '44100_32', '44100_64', '44100_96', '44100_128', '44100_192'].map((rate) =>

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { allVoices } from '../../../speech/voices.ts';
+import { voiceOfPath } from '../voice-id.ts';
 import { authenticateElevenLabs, elevenLabsKeyFrom, type KeyCheck } from './api-key.ts';
-import { voiceOfPath } from './speech-request.ts';
 import { ELEVENLABS_MODEL_IDS, elevenLabsModel, elevenLabsVoice } from './voices.ts';
 
 export interface ElevenLabsOptions {

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { Voice } from '../../../speech/voices.ts';
-import { allVoices } from '../../../speech/voices.ts';
 import { ApiError } from '../../errors.ts';
-import { atSpeed, parseTtsRequest, type TtsRequest } from '../../tts-request.ts';
+import { atSpeed, namedInput, parseTtsRequest, type TtsRequest } from '../../tts-request.ts';
+import { voiceIdOf, voiceOfPath } from '../voice-id.ts';
 import { type ElevenLabsAudio, parseOutputFormat } from './output-format.ts';
-import { voiceForId, voiceIdOf } from './voices.ts';
 
 // ElevenLabs' text-to-speech request (`POST /v1/text-to-speech/{voice_id}[...]`): the body, the
 // `output_format` query parameter and the voice in the path, read into the request the stream
@@ -40,18 +38,6 @@ export interface ElevenLabsSpeech {
   readonly audio: ElevenLabsAudio;
 }
 
-/** The voice a path's `voice_id` names, or the 404 that lists the voice ids. */
-export function voiceOfPath(voiceId: string): Voice {
-  const voice = voiceForId(voiceId);
-  if (voice) return voice;
-  const ids = allVoices().map(voiceIdOf).join(', ');
-  throw new ApiError(
-    'not_found',
-    `no voice has the id ${JSON.stringify(voiceId).slice(0, 60)}; the voice ids are ${ids}`,
-    { param: 'voice_id' },
-  );
-}
-
 /** Reads a text-to-speech request; a refusal is an `ApiError` (sent as ElevenLabs' 422 body). */
 export function parseElevenLabsSpeech(
   voiceId: string,
@@ -79,21 +65,8 @@ export function parseElevenLabsSpeech(
       { param: 'language_code' },
     );
   }
-  const read = inText(() =>
+  const read = namedInput('text', () =>
     parseTtsRequest({ input: fields.text, language: voice.language, speaker_id: voice.speakerId }, maxChars),
   );
   return { tts: atSpeed(read, fields.voice_settings?.speed ?? 1), audio: format.audio };
-}
-
-/** The stream endpoint's refusals of its `input`, named as this protocol's field, `text`. */
-function inText<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.options.param !== 'input') throw error;
-    throw new ApiError(error.code, error.message.replace(/"input"|\binput\b/g, 'text'), {
-      ...error.options,
-      param: 'text',
-    });
-  }
 }

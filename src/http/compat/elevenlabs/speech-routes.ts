@@ -13,9 +13,10 @@ import type { TtsLexicons } from '../../routes/tts.ts';
 import { replyWithStream, type StreamReply } from '../../stream-reply.ts';
 import type { StreamBody } from '../../stream-writer.ts';
 import { withLexicon } from '../../tts-request.ts';
+import { voiceOfPath } from '../voice-id.ts';
 import { inSeconds, normalizedAlignment, textAlignment } from './alignment.ts';
 import { elevenLabsKeyFrom } from './api-key.ts';
-import { type ElevenLabsSpeech, parseElevenLabsSpeech, voiceOfPath } from './speech-request.ts';
+import { type ElevenLabsSpeech, parseElevenLabsSpeech } from './speech-request.ts';
 import { elevenLabsProtocol, websocketFormat } from './websocket.ts';
 
 export interface ElevenLabsSpeechOptions extends CallServices {

@@ -1,4 +1,5 @@
-import { allVoices, languages, type Voice, type VoiceGroup } from '../../../speech/voices.ts';
+import { languages, type Voice, type VoiceGroup } from '../../../speech/voices.ts';
+import { voiceIdOf } from '../voice-id.ts';
 
 /** The model ids listed by `GET /v1/models`: every one speaks every voice (the voice chooses). */
 export const ELEVENLABS_MODEL_IDS = [
@@ -14,16 +15,6 @@ const accentOf: Readonly<Record<VoiceGroup, string>> = {
   'african-english': 'african',
   french: 'french',
 };
-
-/** The voice an ElevenLabs `voice_id` names: an Ijwi voice's name in lower case, nothing else. */
-export function voiceForId(voiceId: string): Voice | undefined {
-  return allVoices().find((voice) => voiceIdOf(voice) === voiceId);
-}
-
-/** The `voice_id` of an Ijwi voice. */
-export function voiceIdOf(voice: Voice): string {
-  return voice.name.toLowerCase();
-}
 
 function languageName(voice: Voice): string {
   return languages.find((l) => l.code === voice.language)?.name ?? voice.language;

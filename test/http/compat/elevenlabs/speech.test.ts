@@ -204,7 +204,7 @@ describe('ElevenLabs-compatible speech, through the official JS SDK', {
     assert.equal(empty.statusCode, 422);
     assert.equal((empty.body as { detail: { param: string } }).detail.param, 'text');
     const format = await refusal(() =>
-      paid.textToSpeech.convert('keza', { text: TEXT, outputFormat: 'pcm_44100' }),
+      paid.textToSpeech.convert('keza', { text: TEXT, outputFormat: 'pcm_48000' }),
     );
     assert.equal(format.statusCode, 422);
     const speed = await refusal(() =>

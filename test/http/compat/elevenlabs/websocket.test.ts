@@ -100,7 +100,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
     const samples: Int16Array[] = [];
     for await (const event of stream) {
       if (typeof event === 'symbol') break;
-      assert.equal(event.frame.sampleRate, 24_000);
+      assert.equal(event.frame.sampleRate, 22_050);
       samples.push(event.frame.data);
     }
     await tts.close();
