@@ -220,10 +220,11 @@ export class LiveConnection {
   async #open(message: TextMessage, caller: LiveCaller) {
     const id = message.context_id;
     try {
-      if (this.#contexts.size >= MAX_CONTEXTS_PER_CONNECTION) {
+      const maxContexts = this.#protocol.maxContexts ?? MAX_CONTEXTS_PER_CONNECTION;
+      if (this.#contexts.size >= maxContexts) {
         throw new ApiError(
           'invalid_request',
-          `at most ${MAX_CONTEXTS_PER_CONNECTION} contexts may be open on one connection`,
+          `at most ${maxContexts} contexts may be open on one connection`,
           {
             param: 'context_id',
           },
@@ -307,12 +308,13 @@ export class LiveConnection {
     clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
       entry.context.fail(
-        new ApiError(
-          'request_timeout',
-          `no message for this context in ${this.#services.limits.idleMs / 1000} s`,
-        ),
+        new ApiError('request_timeout', `no message for this context in ${this.#idleMs() / 1000} s`),
       );
-    }, this.#services.limits.idleMs);
+    }, this.#idleMs());
+  }
+
+  #idleMs(): number {
+    return this.#protocol.idleMs ?? this.#services.limits.idleMs;
   }
 
   #stopIdle(id: string): void {
@@ -325,7 +327,7 @@ export class LiveConnection {
 
   #watchIdle(): void {
     this.#stopConnectionIdle();
-    this.#idle = setTimeout(() => this.#socket.close(CLOSE_NORMAL, 'idle'), this.#services.limits.idleMs);
+    this.#idle = setTimeout(() => this.#socket.close(CLOSE_NORMAL, 'idle'), this.#idleMs());
   }
 
   #stopConnectionIdle(): void {

@@ -83,6 +83,10 @@ export interface LiveProtocol {
       };
   /** A server message as this protocol's frame; undefined when the protocol has none for it. */
   encode(message: ServerMessage): string | undefined;
+  /** Contexts open at once on one connection; `MAX_CONTEXTS_PER_CONNECTION` when absent. */
+  readonly maxContexts?: number;
+  /** A context, or a connection with none, idle this long is ended; the service's when absent. */
+  readonly idleMs?: number;
 }
 
 /** Ijwi's live protocol: a JSON message each way, every client message checked by one schema. */

@@ -109,4 +109,40 @@ describe('Vapi custom voice', () => {
     }
     assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
   });
+
+  it('bills a caller who hangs up mid-answer for the audio it was given', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const long = Array.from({ length: 30 }, () => TEXT).join(' ');
+    const controller = new AbortController();
+    const response = await fetch(`${base}/vapi/keza`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-vapi-secret': account.key },
+      body: JSON.stringify(voiceRequest(long, 8_000)),
+      signal: controller.signal,
+    });
+    const reader = response.body?.getReader();
+    assert.ok(reader);
+    let received = 0;
+    while (received < 16_000) {
+      const part = await reader.read();
+      if (part.done) break;
+      received += part.value.byteLength;
+    }
+    controller.abort();
+    // The stream's last record follows its end, which the hang-up brings.
+    let charge: { seconds: number | null; tokens: number } | undefined;
+    for (let i = 0; i < 200 && (charge?.seconds ?? 60) >= 60; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      charge = (await fixture.ledgerOf(account.accountId)).find((e) => e.kind === 'charge');
+    }
+    assert.ok(charge, 'charged: audio was delivered');
+    assert.equal(charge.tokens, -tokensFor(long.length, 100));
+    const heard = received / 2 / 8_000;
+    assert.ok(
+      (charge.seconds ?? 0) >= heard - 0.05 && (charge.seconds ?? 0) < 60,
+      `${charge.seconds} s recorded, ${heard} s read before the hang-up`,
+    );
+    const refunds = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'refund');
+    assert.deepEqual(refunds, []);
+  });
 });

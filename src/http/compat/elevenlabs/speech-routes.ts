@@ -17,7 +17,7 @@ import { voiceOfPath } from '../voice-id.ts';
 import { inSeconds, normalizedAlignment, textAlignment } from './alignment.ts';
 import { elevenLabsKeyFrom } from './api-key.ts';
 import { type ElevenLabsSpeech, parseElevenLabsSpeech } from './speech-request.ts';
-import { elevenLabsProtocol, websocketFormat } from './websocket.ts';
+import { elevenLabsProtocol, inactivityMs, websocketFormat } from './websocket.ts';
 
 export interface ElevenLabsSpeechOptions extends CallServices {
   readonly accounts: Pick<AccountService, 'authenticate'>;
@@ -214,7 +214,10 @@ export const elevenLabsSocketRoutes: FastifyPluginAsync<ElevenLabsSocketOptions>
     ['multi-stream-input', true],
     ['stream-input', false],
   ] as const) {
-    app.route<{ Params: { voice_id: string }; Querystring: { output_format?: string } }>({
+    app.route<{
+      Params: { voice_id: string };
+      Querystring: { output_format?: string; inactivity_timeout?: string };
+    }>({
       method: 'GET',
       url: `/elevenlabs/v1/text-to-speech/:voice_id/${path}`,
       schema: { hide: true },
@@ -222,12 +225,13 @@ export const elevenLabsSocketRoutes: FastifyPluginAsync<ElevenLabsSocketOptions>
         if (!request.ws) return;
         const voice = voiceOfPath(request.params.voice_id);
         const format = websocketFormat(request.query.output_format);
+        const idleMs = inactivityMs(request.query.inactivity_timeout);
         const auth = await authenticateKey(options.accounts, elevenLabsKey(request));
         if (!auth.ok) throw refusalError(auth.refusal, { caller: 'key', supportEmail: null });
         if (options.sockets.full(auth.caller.keyId)) throw tooManySockets();
         admitted.set(request, {
           caller: { ...auth.caller, studio: false },
-          protocol: elevenLabsProtocol(voice, format, multi),
+          protocol: elevenLabsProtocol(voice, format, multi, idleMs),
         });
       },
       handler: async () => {

@@ -52,8 +52,34 @@ export function websocketFormat(name: string | undefined): StreamFormat {
   );
 }
 
+/** Contexts one `multi-stream-input` socket may hold open (ElevenLabs allows 5; clients that
+ * interrupt often close contexts late). */
+export const MAX_ELEVENLABS_CONTEXTS = 10;
+/** ElevenLabs' `inactivity_timeout`: 20 s unless the client asks, at most 180 s. */
+const DEFAULT_INACTIVITY_SECONDS = 20;
+const MAX_INACTIVITY_SECONDS = 180;
+
+/** The `inactivity_timeout` query parameter in ms, or the 422 that gives its range. */
+export function inactivityMs(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_INACTIVITY_SECONDS * 1000;
+  const seconds = Number(value);
+  if (!/^\d{1,3}$/.test(value) || seconds < 1 || seconds > MAX_INACTIVITY_SECONDS) {
+    throw new ApiError(
+      'invalid_request',
+      `inactivity_timeout must be a whole number of seconds from 1 to ${MAX_INACTIVITY_SECONDS}`,
+      { param: 'inactivity_timeout' },
+    );
+  }
+  return seconds * 1000;
+}
+
 /** ElevenLabs' WebSocket protocol for one connection speaking `voice` in `format`. */
-export function elevenLabsProtocol(voice: Voice, format: StreamFormat, multi: boolean): LiveProtocol {
+export function elevenLabsProtocol(
+  voice: Voice,
+  format: StreamFormat,
+  multi: boolean,
+  idleMs: number,
+): LiveProtocol {
   /** Contexts open on this connection: whether their input has ended, and the last word timed. */
   const open = new Map<string, { ended: boolean; last: WordTiming | undefined }>();
   const ending = (context_id: string): ClientMessage => {
@@ -76,6 +102,8 @@ export function elevenLabsProtocol(voice: Voice, format: StreamFormat, multi: bo
     JSON.stringify(multi ? { ...fields, contextId } : fields);
 
   return {
+    maxContexts: multi ? MAX_ELEVENLABS_CONTEXTS : 1,
+    idleMs,
     decode(text) {
       let json: unknown;
       try {

@@ -38,7 +38,11 @@ interface LiveKitElevenLabs {
     voiceId: string;
     encoding: string;
     model: string;
-  }) => { stream(): SynthesizeStream; close(): Promise<void> };
+  }) => {
+    stream(): SynthesizeStream;
+    synthesize(text: string): AsyncIterable<{ frame: AudioFrame }>;
+    close(): Promise<void>;
+  };
 }
 
 const samplesOf = (pcm: Buffer) => new Int16Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.byteLength / 2));
@@ -74,7 +78,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
 
   const connect = (key: string, path: string) => LiveClient.connect(base, { 'xi-api-key': key }, path);
 
-  it("speaks text streamed in through LiveKit Agents' plugin, billed once for the context", {
+  it("speaks text streamed in through LiveKit Agents' plugin, at its default 22,050 Hz, billed once", {
     skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
   }, async () => {
     (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'warn' });
@@ -84,7 +88,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
       apiKey: account.key,
       baseURL: `${base}/elevenlabs/v1`,
       voiceId: 'grace',
-      encoding: 'pcm_24000',
+      encoding: 'pcm_22050',
       model: 'eleven_flash_v2_5',
     });
     const stream = tts.stream();
@@ -105,8 +109,8 @@ describe('ElevenLabs-compatible WebSockets', () => {
     }
     await tts.close();
     const all = Int16Array.from(samples.flatMap((part) => Array.from(part)));
-    assert.ok(all.length / 24_000 > 1.5, `${all.length / 24_000} s of audio`);
-    assert.ok(voicedShare(all, 24_000) > 0.3, 'the audio is speech');
+    assert.ok(all.length / 22_050 > 1.5, `${all.length / 22_050} s of audio`);
+    assert.ok(voicedShare(all, 22_050) > 0.3, 'the audio is speech');
     const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
     assert.equal(charges.length, 1, 'one context, one charge');
     assert.equal(charges[0]?.language, 'en');
@@ -126,8 +130,13 @@ describe('ElevenLabs-compatible WebSockets', () => {
     await client.next((m) => (m as { contextId?: string }).contextId === 'first' && 'audio' in m);
     client.send({ context_id: 'first', close_context: true });
     client.send({ text: '', context_id: 'second', flush: true });
-    await client.next(isFinal('first'));
+    const firstFinal = await client.next(isFinal('first'));
     await client.next(isFinal('second'));
+    const finalAt = client.messages.findIndex((m) => m.message === firstFinal);
+    const later = client.messages
+      .slice(finalAt + 1)
+      .filter((m) => (m.message as { contextId?: string }).contextId === 'first');
+    assert.deepEqual(later, [], 'no frame of a closed context after its isFinal');
     const first = audioOf(client, 'first');
     const second = audioOf(client, 'second');
     assert.ok(second.byteLength / 2 / 16_000 > 1, 'the second context spoke all of its text');
@@ -192,5 +201,121 @@ describe('ElevenLabs-compatible WebSockets', () => {
       await refused(key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input?output_format=mp3_44100_128'),
       { status: 422, detail: 'unsupported_format' },
     );
+  });
+
+  it('holds 10 contexts at once on one socket, refuses an 11th, and ignores keepalives', async () => {
+    const { key } = await fixture.newAccount({ topUp: 300 });
+    const client = await connect(
+      key,
+      '/elevenlabs/v1/text-to-speech/grace/multi-stream-input?output_format=pcm_8000',
+    );
+    const ids = Array.from({ length: 10 }, (_, i) => `ctx-${i}`);
+    for (const id of ids) client.send({ text: ' ', context_id: id });
+    client.send({ text: ' ', context_id: 'ctx-10' });
+    const refused = await client.next((m) => (m as { contextId?: string }).contextId === 'ctx-10');
+    assert.equal((refused as { error?: string }).error, 'invalid_request');
+    // Keepalives, with and without a context, end nothing.
+    client.send({ text: '' });
+    for (const id of ids) client.send({ text: '', context_id: id });
+    for (const id of ids)
+      client.send({ text: `Number ${id.slice(4)} is ready.`, context_id: id, flush: true });
+    for (const id of ids) client.send({ text: '', context_id: id, flush: true });
+    for (const id of ids) await client.next(isFinal(id));
+    for (const id of ids) assert.ok(audioOf(client, id).byteLength > 4000, `${id} spoke`);
+    client.close();
+  });
+
+  it('answers hostile frames with an error frame and charges nothing; closes on an oversized one', async () => {
+    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const client = await connect(account.key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input');
+    client.socket.send('{"text": "unterminated');
+    client.send({ text: 5, context_id: 'a' });
+    client.send({ text: 'Muraho', context_id: '../../etc/passwd' });
+    const errors = () =>
+      client.messages
+        .filter((m) => 'error' in m.message)
+        .map((m) => (m.message as unknown as { error: string }).error);
+    await client.next(() => errors().length >= 3);
+    assert.deepEqual(errors(), ['invalid_json', 'invalid_request', 'invalid_request']);
+    client.socket.send('x'.repeat(70 * 1024));
+    assert.equal((await client.closed).code, 1009, 'a frame over the message limit closes the socket');
+    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+  });
+
+  it('refuses a context the account cannot pay for, and ends a context idle past inactivity_timeout', async () => {
+    const broke = await fixture.newPayingAccount();
+    const poor = await connect(broke.key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input');
+    poor.send({ text: ' ', context_id: 'c' });
+    const refused = await poor.next((m) => 'error' in m);
+    assert.equal((refused as { error?: string }).error, 'insufficient_tokens');
+    poor.close();
+    assert.deepEqual(
+      (await fixture.ledgerOf(broke.accountId)).filter((e) => e.kind === 'charge'),
+      [],
+    );
+
+    const { key } = await fixture.newAccount();
+    const idle = await connect(
+      key,
+      '/elevenlabs/v1/text-to-speech/keza/multi-stream-input?inactivity_timeout=1',
+    );
+    idle.send({ text: ' ', context_id: 'quiet' });
+    const timedOut = await idle.next((m) => 'error' in m, 5_000);
+    assert.equal((timedOut as { error?: string }).error, 'request_timeout');
+    idle.close();
+    await assert.rejects(
+      connect(key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input?inactivity_timeout=999'),
+      (error: { status?: number }) => error.status === 422,
+    );
+  });
+
+  it("speaks every language through LiveKit's plugin: utterance after utterance, an interruption, and its non-streaming path", {
+    skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
+  }, async () => {
+    (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'error' });
+    const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
+    const { key } = await fixture.newAccount({ topUp: 300 });
+    const lines: [string, string][] = [
+      ['keza', 'Muraho, murakaza neza. Mbese nabafasha iki?'],
+      ['james', 'Hello, thank you for calling. How can I help?'],
+      ['julien', 'Bonjour, merci de votre appel. Comment puis-je vous aider?'],
+    ];
+    for (const [voiceId, text] of lines) {
+      const tts = new plugin.TTS({
+        apiKey: key,
+        baseURL: `${base}/elevenlabs/v1`,
+        voiceId,
+        encoding: 'pcm_16000',
+        model: 'eleven_flash_v2_5',
+      });
+      const speak = async (stream: SynthesizeStream, stopAfter = Number.POSITIVE_INFINITY) => {
+        for (const word of text.split(' ')) stream.pushText(`${word} `);
+        stream.flush();
+        stream.endInput();
+        const samples: number[] = [];
+        for await (const event of stream) {
+          if (typeof event === 'symbol') break;
+          samples.push(...event.frame.data);
+          if (samples.length >= stopAfter) break;
+        }
+        return Int16Array.from(samples);
+      };
+      // Two utterances one after the other on the plugin's one socket, then one cut short and
+      // one more: the interrupted one must not leak into the next.
+      for (let i = 0; i < 2; i++) {
+        const audio = await speak(tts.stream());
+        assert.ok(audio.length / 16_000 > 1, `${voiceId}: ${audio.length / 16_000} s`);
+        assert.ok(voicedShare(audio, 16_000) > 0.3, `${voiceId} speaks`);
+      }
+      const cut = tts.stream();
+      await speak(cut, 4_000);
+      cut.close();
+      const after = await speak(tts.stream());
+      assert.ok(after.length / 16_000 > 1, `${voiceId} speaks after an interruption`);
+      const whole: number[] = [];
+      for await (const event of tts.synthesize(text)) whole.push(...event.frame.data);
+      assert.ok(whole.length / 16_000 > 1, `${voiceId}: the non-streaming path`);
+      await tts.close();
+    }
   });
 });
