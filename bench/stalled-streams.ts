@@ -1,20 +1,27 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { ClauseCache } from '../src/speech/clause-cache.ts';
+import {
+  type MemorySample,
+  memorySample,
+  type StreamClient,
+  streamClient,
+} from '../test/helpers/stalled-readers.ts';
 import { buildTtsTestApp, listenOnLoopback, recordJobs, startTestPool } from '../test/helpers/tts-fixture.ts';
 import { loadTurns, longText } from './turns.ts';
 
 // What a stream whose client stops reading costs the service (api-v1.md, "A listener who stops
 // reading"): N raw TCP clients send a 4,000-character stream request and never read a byte; the
 // service's memory (this process: the app and its pool run here) is sampled before, while they
-// are stalled, and after they hang up. Run with --expose-gc:
+// are stalled, and after they hang up:
 //
-//   node --expose-gc --import tsx bench/stalled-streams.ts --streams 30 --format pcm16_8k
+//   node --import tsx bench/stalled-streams.ts --streams 30 --format pcm16_24k --cache 8
 //
-// A reference run first: the same number of clients that read every byte, one after another, so
-// the paths' first use (code, engine state, pools of buffers) is not counted as a stalled
-// stream's cost.
+// The reference is the same process after two streams of the same request were read whole, so
+// the path's first use (code, engine state, the clause cache's entries) is not counted as a
+// stalled stream's cost. A stream the kernel's socket buffers take whole (4 MB on Linux by
+// default, as much as 4,000 characters at 8 kHz) holds nothing in the process, stalled or not.
 
 const { values } = parseArgs({
   options: {
@@ -24,33 +31,19 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     /** MB of clause cache, as the service keeps by default (8); 0: none. */
     cache: { type: 'string', default: '0' },
+    /** Times the stalled clients come and go, each measured against the same reference. */
+    rounds: { type: 'string', default: '1' },
   },
 });
 const STREAMS = Number(values.streams);
 const CHARACTERS = Number(values.characters);
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-
-interface Sample {
-  rss: number;
-  heap: number;
-  /** ArrayBuffers and Buffers: where audio lives. */
-  buffers: number;
-}
+const show = (s: MemorySample) =>
+  `rss ${s.rssMb.toFixed(1)} MB, heap ${s.heapMb.toFixed(1)} MB, buffers ${s.buffersMb.toFixed(1)} MB`;
+const per = (a: MemorySample, b: MemorySample, n: number) =>
+  `rss ${((b.rssMb - a.rssMb) / n).toFixed(2)}, heap ${((b.heapMb - a.heapMb) / n).toFixed(2)}, ` +
+  `buffers ${((b.buffersMb - a.buffersMb) / n).toFixed(2)} MB a stream`;
 const mb = (bytes: number) => bytes / 1024 / 1024;
-async function sample(settleMs = 1500): Promise<Sample> {
-  await sleep(settleMs);
-  gc?.();
-  await sleep(50);
-  gc?.();
-  const m = process.memoryUsage();
-  return { rss: mb(m.rss), heap: mb(m.heapUsed), buffers: mb(m.arrayBuffers) };
-}
-const show = (s: Sample) =>
-  `rss ${s.rss.toFixed(1)} MB, heap ${s.heap.toFixed(1)} MB, buffers ${s.buffers.toFixed(1)} MB`;
-const per = (a: Sample, b: Sample, n: number) =>
-  `rss ${((b.rss - a.rss) / n).toFixed(2)}, heap ${((b.heap - a.heap) / n).toFixed(2)}, buffers ${((b.buffers - a.buffers) / n).toFixed(2)} MB a stream`;
 
 const pool = await startTestPool(Number(values.workers));
 const cacheMb = Number(values.cache);
@@ -60,9 +53,12 @@ const fixture = await buildTtsTestApp({
 });
 const base = await listenOnLoopback(fixture.app);
 const jobs = recordJobs(pool);
-/** The service's side of each connection: what it wrote, and what waits in it for the kernel. */
-const served: Socket[] = [];
-fixture.app.server.on('connection', (socket: Socket) => served.push(socket));
+/** The service's side of each connection, while it is open. */
+const served = new Set<Socket>();
+fixture.app.server.on('connection', (socket: Socket) => {
+  served.add(socket);
+  socket.once('close', () => served.delete(socket));
+});
 const written = () => {
   let kernel = 0;
   let waiting = 0;
@@ -77,71 +73,40 @@ let next = 0;
 const key = () => keys[next++ % keys.length] as string;
 const turns = await loadTurns();
 const input = longText(turns, 'en', CHARACTERS);
-const body = JSON.stringify({ input, language: 'en', format: values.format });
-const url = new URL(base);
+const body = { input, language: 'en', format: values.format };
+const PATH = '/api/v1/tts-stream.php';
 
-/** Sends the request and resolves the socket once the head has come; `read` reads on, or not. */
-function client(read: boolean): Promise<{ socket: Socket; done: Promise<number> }> {
-  const socket = connect(Number(url.port), url.hostname);
-  return new Promise((resolve, reject) => {
-    let head = '';
-    let bytes = 0;
-    let headDone = false;
-    socket.once('error', reject);
-    const done = new Promise<number>((ended) => socket.once('close', () => ended(bytes)));
-    socket.on('data', (chunk: Buffer) => {
-      if (headDone) {
-        bytes += chunk.byteLength;
-        return;
-      }
-      head += chunk.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      headDone = true;
-      if (!/^HTTP\/1\.1 200/.test(head)) return reject(new Error(head.slice(0, 300)));
-      socket.on('error', () => {});
-      if (!read) {
-        socket.pause();
-        socket.removeAllListeners('data');
-      }
-      resolve({ socket, done });
-    });
-    socket.write(
-      `POST /api/v1/tts-stream.php HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key()}\r\n` +
-        `Content-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
-}
-
-// Reference: the path used to the end, a few times.
-for (let i = 0; i < 2; i++) {
-  const { done } = await client(true);
-  await done;
-}
-const before = await sample(3000);
-served.length = 0;
-const jobsBefore = jobs.length;
+// Reference: the path used to the end, twice.
+for (let i = 0; i < 2; i++) await (await streamClient(base, PATH, key(), body, { kind: 'whole' })).closed;
+const clauses = jobs.length;
+const before = await memorySample(3000);
 console.log(`before:  ${show(before)}`);
 
-const stalled: Socket[] = [];
-for (let i = 0; i < STREAMS; i++) stalled.push((await client(false)).socket);
-// Let synthesis run as far ahead as it will: until the pool has had nothing to do for a while.
-const stalledAt = performance.now();
-for (let idle = 0; idle < 10 && performance.now() - stalledAt < 180_000; ) {
-  await sleep(200);
-  idle = pool.running === 0 && pool.queued === 0 ? idle + 1 : 0;
-}
-console.log(`synthesis stopped after ${((performance.now() - stalledAt) / 1000).toFixed(1)} s`);
-console.log(`  ${(jobs.length - jobsBefore) / STREAMS} clauses a stream of ${jobsBefore / 2}; ${written()}`);
-const during = await sample(2000);
-console.log(`stalled: ${show(during)}  (pool: ${pool.running} running, ${pool.queued} queued)`);
-console.log(`  held:  ${per(before, during, STREAMS)}`);
+for (let round = 0; round < Number(values.rounds); round++) {
+  const jobsBefore = jobs.length;
+  const stalled: StreamClient[] = [];
+  for (let i = 0; i < STREAMS; i++)
+    stalled.push(await streamClient(base, PATH, key(), body, { kind: 'stalled' }));
+  // Let synthesis run as far ahead as it will: until the pool has had nothing to do for a while.
+  const stalledAt = performance.now();
+  for (let idle = 0; idle < 10 && performance.now() - stalledAt < 180_000; ) {
+    await sleep(200);
+    idle = pool.running === 0 && pool.queued === 0 ? idle + 1 : 0;
+  }
+  console.log(`synthesis stopped after ${((performance.now() - stalledAt) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${(jobs.length - jobsBefore) / STREAMS} clauses a stream asked of the pool (the reference reads, ${clauses}); ${written()}`,
+  );
+  const during = await memorySample(2000);
+  console.log(`stalled: ${show(during)}  (pool: ${pool.running} running, ${pool.queued} queued)`);
+  console.log(`  held:  ${per(before, during, STREAMS)}`);
 
-for (const socket of stalled) socket.destroy();
-await sleep(2000);
-const after = await sample(3000);
-console.log(`after:   ${show(after)}  (pool: ${pool.running} running, ${pool.queued} queued)`);
-console.log(`  kept:  ${per(before, after, STREAMS)}`);
+  for (const client of stalled) client.socket.destroy();
+  await Promise.all(stalled.map((client) => client.closed));
+  const after = await memorySample(3000);
+  console.log(`after:   ${show(after)}  (pool: ${pool.running} running, ${pool.queued} queued)`);
+  console.log(`  kept:  ${per(before, after, STREAMS)}`);
+}
 
 await fixture.close();
 await pool.close();
