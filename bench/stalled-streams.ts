@@ -27,6 +27,8 @@ const { values } = parseArgs({
   options: {
     streams: { type: 'string', default: '30' },
     format: { type: 'string', default: 'pcm16_8k' },
+    /** `openai`: POST /v1/audio/speech with `--format` as its response_format (pcm, wav, mp3...). */
+    path: { type: 'string', default: 'stream' },
     characters: { type: 'string', default: '4000' },
     workers: { type: 'string', default: '2' },
     /** MB of clause cache, as the service keeps by default (8); 0: none. */
@@ -73,8 +75,11 @@ let next = 0;
 const key = () => keys[next++ % keys.length] as string;
 const turns = await loadTurns();
 const input = longText(turns, 'en', CHARACTERS);
-const body = { input, language: 'en', format: values.format };
-const PATH = '/api/v1/tts-stream.php';
+const openAi = values.path === 'openai';
+const body = openAi
+  ? { model: 'tts-1', input, voice: 'alloy', response_format: values.format }
+  : { input, language: 'en', format: values.format };
+const PATH = openAi ? '/v1/audio/speech' : '/api/v1/tts-stream.php';
 
 // Reference: the path used to the end, twice.
 for (let i = 0; i < 2; i++) await (await streamClient(base, PATH, key(), body, { kind: 'whole' })).closed;
@@ -87,11 +92,15 @@ for (let round = 0; round < Number(values.rounds); round++) {
   const stalled: StreamClient[] = [];
   for (let i = 0; i < STREAMS; i++)
     stalled.push(await streamClient(base, PATH, key(), body, { kind: 'stalled' }));
-  // Let synthesis run as far ahead as it will: until the pool has had nothing to do for a while.
+  // Let synthesis run as far ahead as it will: until the pool has had nothing to do, and nothing
+  // more has gone out to the clients, for two seconds.
   const stalledAt = performance.now();
-  for (let idle = 0; idle < 10 && performance.now() - stalledAt < 180_000; ) {
+  let last = -1;
+  for (let still = 0; still < 10 && performance.now() - stalledAt < 180_000; ) {
     await sleep(200);
-    idle = pool.running === 0 && pool.queued === 0 ? idle + 1 : 0;
+    const now = [...served].reduce((sum, socket) => sum + socket.bytesWritten, 0);
+    still = now === last && pool.running === 0 && pool.queued === 0 ? still + 1 : 0;
+    last = now;
   }
   console.log(`synthesis stopped after ${((performance.now() - stalledAt) / 1000).toFixed(1)} s`);
   console.log(
