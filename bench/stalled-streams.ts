@@ -29,6 +29,8 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'pcm16_8k' },
     /** `openai`: POST /v1/audio/speech with `--format` as its response_format (pcm, wav, mp3...). */
     path: { type: 'string', default: 'stream' },
+    /** Sentences as long as a clause may be (about 200 characters, no comma): the pipeline's worst case. */
+    'long-clauses': { type: 'boolean', default: false },
     characters: { type: 'string', default: '4000' },
     workers: { type: 'string', default: '2' },
     /** MB of clause cache, as the service keeps by default (8); 0: none. */
@@ -74,7 +76,12 @@ const { keys } = await fixture.newAccount({ keys: Math.ceil(STREAMS / 10) + 2, t
 let next = 0;
 const key = () => keys[next++ % keys.length] as string;
 const turns = await loadTurns();
-const input = longText(turns, 'en', CHARACTERS);
+const longClause =
+  'The nurse at the front desk will take your name and your date of birth and then she will ask you to wait in the ' +
+  'blue room on the left until the doctor who is on duty this morning is ready to see you. ';
+const input = values['long-clauses']
+  ? longClause.repeat(Math.ceil(CHARACTERS / longClause.length)).slice(0, CHARACTERS)
+  : longText(turns, 'en', CHARACTERS);
 const openAi = values.path === 'openai';
 const body = openAi
   ? { model: 'tts-1', input, voice: 'alloy', response_format: values.format }
