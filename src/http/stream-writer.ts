@@ -6,7 +6,19 @@ import type { SynthesisEvent, WordTiming } from '../speech/synthesize.ts';
 // request thread was busy) goes in one write. Every write is a system call, and on loopback or to
 // a local proxy the kernel delivers it to the reader within that call: in a burst of new calls on
 // the same cores (a receptionist's lines all ringing at once) the writes are, after the garbage
-// collector, the request thread's largest cost.
+// collector, the request thread's largest cost. A write carries up to `MAX_WRITE_BYTES`, though:
+// audio that comes faster than that in one turn (a cached clause's parts, all there at once; with
+// the cache on, a whole stream) is written as it reaches it, and no more is taken from synthesis
+// until the socket drains, so that a client that stops reading is not given the rest of its stream
+// in the process's memory (api-v1.md, "A listener who stops reading"). Only what the socket has not
+// taken is bounded here: synthesis keeps its own pace (a clause ahead) for every reader.
+
+/**
+ * Bytes of body gathered into one write before it goes out. What a stream whose client stops
+ * reading holds in its response is then at most the socket's high-water mark, one write and the
+ * one event that went over it (a pool part of a tenth of a second, or a pause).
+ */
+export const MAX_WRITE_BYTES = 32 * 1024;
 
 /** How a stream's audio is written into its response body. */
 export interface StreamBody {
@@ -21,12 +33,12 @@ export interface StreamBody {
 }
 
 /**
- * Writes the rest of a stream's audio as it comes, what comes in one turn in one write (a slow
- * reader pauses synthesis instead of filling memory: no event is taken while a write waits for
- * the socket to drain), then runs `finish` and ends the body with `body.last()`; resolves the
- * audio's duration in seconds. `delivered` counts, as it goes, the seconds of audio handed to the
- * connection (a write Node reports done), which is what a client that hangs up was given; it
- * starts at the first write's.
+ * Writes the rest of a stream's audio as it comes, what comes in one turn in one write of up to
+ * `MAX_WRITE_BYTES` (a slow reader pauses synthesis instead of filling memory: no event is taken
+ * while a write waits for the socket to drain), then runs `finish` and ends the body with
+ * `body.last()`; resolves the audio's duration in seconds. `delivered` counts, as it goes, the
+ * seconds of audio handed to the connection (a write Node reports done), which is what a client
+ * that hangs up was given; it starts at the first write's.
  */
 export async function sendLaterAudio(
   raw: ServerResponse,
@@ -37,6 +49,7 @@ export async function sendLaterAudio(
 ): Promise<number> {
   let seconds = 0;
   let held: Uint8Array[] = [];
+  let heldBytes = 0;
   let heldSeconds = 0;
   let immediate: NodeJS.Immediate | undefined;
   let drained: Promise<void> | undefined;
@@ -58,6 +71,7 @@ export async function sendLaterAudio(
     const bytes = held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held);
     const audioSeconds = heldSeconds;
     held = [];
+    heldBytes = 0;
     heldSeconds = 0;
     const handed = raw.write(bytes, (error) => {
       if (!error) delivered.seconds += audioSeconds;
@@ -72,9 +86,12 @@ export async function sendLaterAudio(
       if (result.done) break;
       const event = result.value;
       if (event.type === 'audio') {
-        held.push(body.next(event.bytes));
+        const bytes = body.next(event.bytes);
+        held.push(bytes);
+        heldBytes += bytes.byteLength;
         heldSeconds += event.seconds;
-        immediate ??= setImmediate(write);
+        if (heldBytes >= MAX_WRITE_BYTES) write();
+        else immediate ??= setImmediate(write);
         if (drained) await drained;
       } else if (event.type === 'words') {
         const timed = body.words?.(event.words);

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type StreamBody, sendLaterAudio } from '../../src/http/stream-writer.ts';
+import { MAX_WRITE_BYTES, type StreamBody, sendLaterAudio } from '../../src/http/stream-writer.ts';
 import type { SynthesisEvent } from '../../src/speech/synthesize.ts';
 
 /** A response that records its writes and can refuse more until it drains. */
@@ -54,8 +54,8 @@ class EventFeed implements AsyncIterator<SynthesisEvent> {
     else this.#queue.push(result);
   }
 
-  audio(fill: number, seconds: number): void {
-    this.#give({ done: false, value: { type: 'audio', bytes: new Uint8Array(4).fill(fill), seconds } });
+  audio(fill: number, seconds: number, length = 4): void {
+    this.#give({ done: false, value: { type: 'audio', bytes: new Uint8Array(length).fill(fill), seconds } });
   }
 
   end(seconds: number): void {
@@ -107,6 +107,29 @@ describe('a stream’s later audio', () => {
     feed.end(0.8);
     await done;
     assert.equal(raw.writes.length, 2);
+  });
+
+  it('writes audio that all comes at once (a cached stream) as it reaches a write, and waits for the socket', async () => {
+    const { raw, feed, done } = writer(0.2);
+    const part = 3200;
+    const parts = Math.ceil((4 * MAX_WRITE_BYTES) / part);
+    // The whole stream is there at once, as the clause cache delivers it: one turn, were it not bounded.
+    for (let i = 0; i < parts; i++) feed.audio(i % 250, 0.1, part);
+    raw.full = true;
+    await sleep(20);
+    assert.equal(raw.writes.length, 1, 'one write, then the socket is full');
+    const first = raw.writes[0]?.byteLength ?? 0;
+    assert.ok(first >= MAX_WRITE_BYTES && first < MAX_WRITE_BYTES + part, `a first write of ${first} bytes`);
+    const asked = feed.asked;
+    await sleep(20);
+    assert.equal(feed.asked, asked, 'nothing more taken from synthesis before the drain');
+    raw.full = false;
+    raw.emit('drain');
+    feed.end(parts * 0.1);
+    await done;
+    for (const write of raw.writes) assert.ok(write.byteLength < MAX_WRITE_BYTES + part);
+    const expected = Array.from({ length: parts }, (_, i) => new Uint8Array(part).fill(i % 250));
+    assert.deepEqual(concat(raw.writes), concat(expected), 'every byte, in order');
   });
 
   it('comes to its end when the client left before a write, waiting for no drain that will never come', async () => {
