@@ -10,6 +10,7 @@ import { builtInVoices } from '../src/speech/voices.ts';
 import { warmUpPlan } from '../src/speech/warm-up.ts';
 import { againstSettings, benchAgainst } from './against.ts';
 import { printAgainst } from './against-table.ts';
+import { benchCompat, printCompat, saveCompat } from './compat.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
@@ -284,8 +285,14 @@ if (values.against !== undefined) {
   const results = await formats();
   printFormats(results);
   await saveFormats(results);
+} else if (values.only === 'compat') {
+  const results = await benchCompat(values.quick ? 2 : 10, progress);
+  printCompat(results);
+  await saveCompat(results);
 } else if (values.only !== undefined) {
-  throw new Error(`--only takes live, markdown, word-language, greeting or formats, not ${values.only}`);
+  throw new Error(
+    `--only takes live, markdown, word-language, greeting, formats or compat, not ${values.only}`,
+  );
 } else {
   await fullRun();
 }

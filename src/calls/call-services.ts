@@ -4,7 +4,15 @@ import type { EngineId } from '../speech/engines/engine.ts';
 import type { EnginePool } from '../speech/pool/engine-pool.ts';
 
 /** How a call's audio leaves the service. */
-export type SpeechPath = 'file' | 'stream' | 'openai' | 'live' | 'studio' | 'elevenlabs' | 'vapi';
+export type SpeechPath =
+  | 'file'
+  | 'stream'
+  | 'openai'
+  | 'live'
+  | 'studio'
+  | 'elevenlabs'
+  | 'vapi'
+  | 'deepgram';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

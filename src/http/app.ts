@@ -18,6 +18,8 @@ import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
+import { deepgramRoutes } from './compat/deepgram/routes.ts';
+import { DEEPGRAM_PREFIX, deepgramError } from './compat/deepgram/speak.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
@@ -165,6 +167,8 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
       }),
       error.status,
     );
+  if (request.url.startsWith(DEEPGRAM_PREFIX))
+    return reply.status(error.status).send(deepgramError(error, request.id));
   if (request.url.startsWith(ELEVENLABS_PREFIX)) {
     const elevenLabs = elevenLabsError(error, request.id);
     return reply.status(elevenLabs.status).send(elevenLabs.body);
@@ -313,7 +317,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         charsPerToken: deps.tts.charsPerToken,
       },
     });
-    await app.register(elevenLabsSocketRoutes, { accounts: deps.tts.accounts, sockets: liveSockets });
+    // The compatible protocols (src/http/compat/): each an adapter over the call room and, for
+    // their WebSockets, over this instance's live connections.
+    const compatible = {
+      ...deps.tts,
+      metrics,
+      maxChars: deps.limits.streamMaxChars,
+      requestsPerMinute: deps.limits.requestsPerMinute,
+      sockets: liveSockets,
+    };
+    await app.register(elevenLabsSocketRoutes, compatible);
+    await app.register(deepgramRoutes, compatible);
     await app.register(liveRoutes, {
       sockets: liveSockets,
       accounts: deps.tts.accounts,
@@ -323,12 +337,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accounts: deps.tts.accounts,
       maxChars: deps.limits.streamMaxChars,
     });
-    const compatible = {
-      ...deps.tts,
-      metrics,
-      maxChars: deps.limits.streamMaxChars,
-      requestsPerMinute: deps.limits.requestsPerMinute,
-    };
     await app.register(elevenLabsSpeechRoutes, compatible);
     await app.register(vapiRoutes, compatible);
     if (deps.web) {

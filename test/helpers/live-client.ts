@@ -19,8 +19,11 @@ export class LiveClient {
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as LiveMessage;
+    socket.on('message', (data, isBinary) => {
+      // Another protocol's binary frame (bare audio) is kept as its bytes.
+      const message = isBinary
+        ? ({ type: 'binary', bytes: data } as LiveMessage)
+        : (JSON.parse(data.toString()) as LiveMessage);
       this.messages.push({ at: performance.now(), message });
       this.#waiters = this.#waiters.filter((w) => {
         if (!w.test(message)) return true;

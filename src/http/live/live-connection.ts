@@ -115,6 +115,7 @@ export class LiveConnection {
         .catch((error: unknown) => this.#internal(error));
     });
     socket.on('close', () => this.#closed());
+    if (this.#protocol.greeting !== undefined) socket.send(this.#protocol.greeting);
     if (options.caller) this.#admit(options.caller);
     else
       this.#idle = setTimeout(

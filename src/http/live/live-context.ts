@@ -53,6 +53,11 @@ export interface LiveContextOptions {
 }
 
 /** A part waiting to be spoken, and when the message that completed it arrived. */
+/** A mark in the queue: every part before it has been spoken when it is reached. */
+interface FlushMark {
+  readonly flushed: number;
+}
+
 interface QueuedPart {
   readonly text: string;
   readonly completedAt: number;
@@ -73,7 +78,8 @@ const FRAMES_PER_MESSAGE = 10;
 export class LiveContext {
   readonly #options: LiveContextOptions;
   readonly #clauses = new LiveClauses();
-  readonly #queue: QueuedPart[] = [];
+  readonly #queue: (QueuedPart | FlushMark)[] = [];
+  #flushes = 0;
   #received = 0;
   /** Bumped by `clear`: a part of an older generation never sends another frame. */
   #generation = 0;
@@ -124,14 +130,19 @@ export class LiveContext {
     else this.#enqueue(this.#clauses.push(text), at);
   }
 
-  /** Speaks what is waiting now, boundary or not. */
+  /**
+   * Speaks what is waiting now, boundary or not; once it has all been sent, `flushed` tells the
+   * client (a protocol that reports flushes, such as Deepgram's, passes it on).
+   */
   flush(at: number): void {
     this.#enqueue(this.#clauses.flush(), at);
+    this.#queue.push({ flushed: ++this.#flushes });
+    this.#pump();
   }
 
   /** No more text: speaks the rest, then `done`. */
   end(at: number): void {
-    this.flush(at);
+    this.#enqueue(this.#clauses.flush(), at);
     this.#ending = true;
     this.#pump();
   }
@@ -202,6 +213,14 @@ export class LiveContext {
   async #run(): Promise<void> {
     try {
       for (let part = this.#queue.shift(); part !== undefined; part = this.#queue.shift()) {
+        if ('flushed' in part) {
+          this.#options.output.send({
+            type: 'flushed',
+            context_id: this.#options.id,
+            sequence: part.flushed,
+          });
+          continue;
+        }
         await this.#speak(part, this.#generation);
         if (this.#finished) return;
       }

@@ -60,6 +60,8 @@ export type ServerMessage =
       readonly billing: BillingOutcome | null;
     }
   | { readonly type: 'cleared'; readonly context_id: string }
+  /** Every part before a `flush` has been sent (the `sequence`-th flush of the context). */
+  | { readonly type: 'flushed'; readonly context_id: string; readonly sequence: number }
   | {
       readonly type: 'error';
       readonly context_id?: string;
@@ -81,8 +83,10 @@ export interface LiveProtocol {
         readonly ok: false;
         readonly error: ApiError;
       };
-  /** A server message as this protocol's frame; undefined when the protocol has none for it. */
-  encode(message: ServerMessage): string | undefined;
+  /** A server message as this protocol's frame (text, or binary bytes); undefined for none. */
+  encode(message: ServerMessage): string | Uint8Array | undefined;
+  /** A frame sent once the connection is open, before any other. */
+  readonly greeting?: string;
   /** Contexts open at once on one connection; `MAX_CONTEXTS_PER_CONNECTION` when absent. */
   readonly maxContexts?: number;
   /** A context, or a connection with none, idle this long is ended; the service's when absent. */
@@ -111,5 +115,6 @@ export const ijwiProtocol: LiveProtocol = {
       ),
     };
   },
-  encode: (message) => JSON.stringify(message),
+  // Flushes are not reported on Ijwi's own socket: its contract has no such message.
+  encode: (message) => (message.type === 'flushed' ? undefined : JSON.stringify(message)),
 };

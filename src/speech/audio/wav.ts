@@ -101,12 +101,12 @@ export function wavHeader(
 }
 
 /**
- * The header of a mono 16-bit PCM WAV stream whose length is not known when it starts: both
- * sizes at their largest value, which players read as "until the data ends" (OpenAI's streamed
- * WAV is written so).
+ * The header of a mono WAV stream (16-bit PCM, or G.711 with `encoding`) whose length is not known
+ * when it starts: both sizes at their largest value, which players read as "until the data ends"
+ * (OpenAI's streamed WAV is written so).
  */
-export function openEndedWavHeader(sampleRate: number): Uint8Array {
-  const header = wavHeader(0, sampleRate);
+export function openEndedWavHeader(sampleRate: number, encoding: StreamEncoding = 'pcm_s16le'): Uint8Array {
+  const header = wavHeader(0, sampleRate, encoding);
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   view.setUint32(4, 0xffffffff, true);
   view.setUint32(header.byteLength - 4, 0xffffffff, true);

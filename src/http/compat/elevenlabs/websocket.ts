@@ -178,6 +178,7 @@ export function elevenLabsProtocol(
           return frame(context_id ?? DEFAULT_CONTEXT, { error: code, message: text, ...details });
         }
         case 'cleared':
+        case 'flushed':
           return undefined;
       }
     },
