@@ -12,7 +12,8 @@ export type SpeechPath =
   | 'studio'
   | 'elevenlabs'
   | 'vapi'
-  | 'deepgram';
+  | 'deepgram'
+  | 'cartesia';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

@@ -18,6 +18,8 @@ import type { GeneratedFileStore } from '../store/files/file-store.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { errorPage } from '../web/pages/error.ts';
 import { clientErrorHandler, expectationFailedHandler, requestLineError } from './client-errors.ts';
+import { CARTESIA_PREFIX, cartesiaError } from './compat/cartesia/request.ts';
+import { cartesiaRoutes } from './compat/cartesia/routes.ts';
 import { deepgramRoutes } from './compat/deepgram/routes.ts';
 import { DEEPGRAM_PREFIX, deepgramError } from './compat/deepgram/speak.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
@@ -169,6 +171,8 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
     );
   if (request.url.startsWith(DEEPGRAM_PREFIX))
     return reply.status(error.status).send(deepgramError(error, request.id));
+  if (request.url.startsWith(CARTESIA_PREFIX))
+    return reply.status(error.status).send(cartesiaError(error, request.id));
   if (request.url.startsWith(ELEVENLABS_PREFIX)) {
     const elevenLabs = elevenLabsError(error, request.id);
     return reply.status(elevenLabs.status).send(elevenLabs.body);
@@ -328,6 +332,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
     await app.register(elevenLabsSocketRoutes, compatible);
     await app.register(deepgramRoutes, compatible);
+    await app.register(cartesiaRoutes, compatible);
     await app.register(liveRoutes, {
       sockets: liveSockets,
       accounts: deps.tts.accounts,
