@@ -13,7 +13,8 @@ export type SpeechPath =
   | 'elevenlabs'
   | 'vapi'
   | 'deepgram'
-  | 'cartesia';
+  | 'cartesia'
+  | 'jambonz';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

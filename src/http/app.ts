@@ -25,6 +25,7 @@ import { DEEPGRAM_PREFIX, deepgramError } from './compat/deepgram/speak.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
+import { jambonzRoutes } from './compat/jambonz.ts';
 import { vapiRoutes } from './compat/vapi.ts';
 import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
@@ -333,6 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(elevenLabsSocketRoutes, compatible);
     await app.register(deepgramRoutes, compatible);
     await app.register(cartesiaRoutes, compatible);
+    await app.register(jambonzRoutes, compatible);
     await app.register(liveRoutes, {
       sockets: liveSockets,
       accounts: deps.tts.accounts,
