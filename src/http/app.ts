@@ -231,6 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('arrivedAt', 0);
   app.decorateRequest('speechLanguage', undefined);
   app.decorateRequest('keyCaller', undefined);
+  // The live socket's stall rule holds for HTTP streams too (api-v1.md, "A listener who stops reading").
+  app.decorate('streamStallMs', deps.liveTimings?.stallMs ?? defaultLiveTimings.stallMs);
   const metrics = deps.metrics ?? noMetrics;
   // Set once the app starts to close (a deploy, a restart): requests still reaching it on open
   // connections are sent elsewhere, as the framework would, but with the API's own 503; the

@@ -5,6 +5,13 @@ import { type StreamCall, type StreamDelivery, speakStream } from '../calls/stre
 import { type RefusalContext, refusalError } from './errors.ts';
 import { type StreamBody, sendLaterAudio } from './stream-writer.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** A stream whose client takes nothing for this long while audio waits is disconnected. */
+    streamStallMs: number;
+  }
+}
+
 // A billed stream over HTTP: the call room's stream call (`calls/stream-call.ts`) with its audio
 // as a chunked response body, the billing outcome in its headers, and the first write's rule of
 // delivery (`handFirstAudio`).
@@ -54,7 +61,7 @@ export async function replyWithStream(
           .finish?.()
           .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
       };
-      return sendLaterAudio(raw, events, body, finish, delivered);
+      return sendLaterAudio(raw, events, body, finish, delivered, request.server.streamStallMs);
     },
     cut: () => raw.destroy(),
   };

@@ -38,7 +38,8 @@ export interface StreamBody {
  * while a write waits for the socket to drain), then runs `finish` and ends the body with
  * `body.last()`; resolves the audio's duration in seconds. `delivered` counts, as it goes, the
  * seconds of audio handed to the connection (a write Node reports done), which is what a client
- * that hangs up was given; it starts at the first write's.
+ * that hangs up was given; it starts at the first write's. A client that takes nothing for
+ * `stallMs` while a write waits is disconnected.
  */
 export async function sendLaterAudio(
   raw: ServerResponse,
@@ -46,6 +47,7 @@ export async function sendLaterAudio(
   body: StreamBody,
   finish: () => Promise<void>,
   delivered: { seconds: number },
+  stallMs = Number.POSITIVE_INFINITY,
 ): Promise<number> {
   let seconds = 0;
   let held: Uint8Array[] = [];
@@ -55,7 +57,13 @@ export async function sendLaterAudio(
   let drained: Promise<void> | undefined;
   const untilDrained = () =>
     new Promise<void>((resolve) => {
+      // A client that takes nothing for `stallMs` (a line that dropped without a FIN, a client
+      // that stopped) is disconnected: its call, its voice and its memory are given back.
+      const stalled = Number.isFinite(stallMs)
+        ? setTimeout(() => raw.destroy(new Error('the client stopped reading')), stallMs)
+        : undefined;
       const done = () => {
+        clearTimeout(stalled);
         raw.off('drain', done);
         raw.off('close', done);
         drained = undefined;
