@@ -4,10 +4,9 @@ import type { CompressedFormat } from '../speech/audio/compressed-formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
 import { type SynthesisEvent, synthesize } from '../speech/synthesize.ts';
 import type { FileExtension, GeneratedFileStore } from '../store/files/file-store.ts';
-import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { readyPool } from './admission.ts';
 import type { CallLog, CallServices } from './call-services.ts';
-import { type CallResult, refused } from './refusal.ts';
+import { type CallResult, refused, refusingOutages } from './refusal.ts';
 import { billingRefusal, type SpeechRequest } from './stream-call.ts';
 
 /** One billed file: who pays, what to say, in a WAV at the voice's rate or a compressed format. */
@@ -41,15 +40,7 @@ export async function speakFile(
   call: FileCall,
   log: CallLog,
 ): Promise<CallResult<{ readonly file: SpokenFile }>> {
-  try {
-    return await chargedFile(services, files, call);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
-      return refused({ code: 'not_ready', store: error.store });
-    }
-    throw error;
-  }
+  return refusingOutages(log, () => chargedFile(services, files, call));
 }
 
 async function chargedFile(

@@ -1,4 +1,6 @@
 import type { InsufficientTokens } from '../accounts/billing.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import type { CallLog } from './call-services.ts';
 
 /**
  * Every way a billed call is refused before its audio, as a value: each transport maps it to its
@@ -34,3 +36,20 @@ export const refused = (refusal: CallRefusal): { readonly ok: false; readonly re
   ok: false,
   refusal,
 });
+
+/**
+ * Runs `call`; a store outage it throws (the ledger, the file store unreachable) is the
+ * `not_ready` refusal, logged as an outage, not a bug: the client retries.
+ */
+export async function refusingOutages<T>(
+  log: CallLog,
+  call: () => Promise<CallResult<T>>,
+): Promise<CallResult<T>> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
+    return refused({ code: 'not_ready', store: error.store });
+  }
+}

@@ -14,10 +14,9 @@ import {
   synthesize,
 } from '../speech/synthesize.ts';
 import type { Voice } from '../speech/voices.ts';
-import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { openVoice, readyPool } from './admission.ts';
 import type { CallLog, CallServices, SpeechPath } from './call-services.ts';
-import { type CallRefusal, type CallResult, refused } from './refusal.ts';
+import { type CallRefusal, type CallResult, refused, refusingOutages } from './refusal.ts';
 
 /** What a call speaks: the document, in which voice, under which audio bound. */
 export interface SpeechRequest {
@@ -81,15 +80,7 @@ export async function speakStream(
   delivery: StreamDelivery,
   log: CallLog,
 ): Promise<CallResult<object>> {
-  try {
-    return await billedStream(services, call, delivery, log);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      log.warn({ store: error.store, reason: error.reason }, 'store unavailable');
-      return refused({ code: 'not_ready', store: error.store });
-    }
-    throw error;
-  }
+  return refusingOutages(log, () => billedStream(services, call, delivery, log));
 }
 
 async function billedStream(

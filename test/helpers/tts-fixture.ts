@@ -242,17 +242,20 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
 export interface TtsSuite {
   readonly pool: EnginePool;
   readonly fixture: TtsFixture;
+  /** Where the app listens on loopback (`http://127.0.0.1:port`), when asked to listen. */
+  readonly base: string;
 }
 
 /**
  * Called inside a `describe`: a pool and a TTS app wired to it, built before the suite's tests
- * and closed after them.
+ * (listening on loopback with `listen`, for clients that dial it) and closed after them.
  */
-export function withTtsApp(): TtsSuite {
-  const suite = {} as { pool: EnginePool; fixture: TtsFixture };
+export function withTtsApp(options: { readonly listen?: boolean } = {}): TtsSuite {
+  const suite = {} as { pool: EnginePool; fixture: TtsFixture; base: string };
   before(async () => {
     suite.pool = await startTestPool();
     suite.fixture = await buildTtsTestApp({ pool: () => suite.pool });
+    if (options.listen) suite.base = await listenOnLoopback(suite.fixture.app);
   });
   after(async () => {
     await suite.fixture?.close();

@@ -1,23 +1,17 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AccountService } from '../../accounts/accounts.ts';
-import { authenticateKey } from '../../calls/admission.ts';
-import type { CallServices } from '../../calls/call-services.ts';
 import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
 import { type StreamFormat, streamFormats } from '../../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../../speech/audio/wav.ts';
 import type { AudioTarget } from '../../speech/synthesize.ts';
 import type { Voice } from '../../speech/voices.ts';
-import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
-import { admitKey, keyCaller } from '../admission.ts';
+import { admitKey } from '../admission.ts';
 import { apiKeyFrom } from '../api-key.ts';
-import { ApiError, refusalError } from '../errors.ts';
-import type { LiveCaller } from '../live/live-connection.ts';
-import type { ClientMessage, LiveProtocol, ServerMessage } from '../live/protocol.ts';
-import { type LiveSockets, tooManySockets } from '../routes/live.ts';
-import type { TtsLexicons } from '../routes/tts.ts';
-import { replyWithStream } from '../stream-reply.ts';
-import { namedInput, parseTtsRequest, withLexicon } from '../tts-request.ts';
+import { ApiError } from '../errors.ts';
+import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../live/protocol.ts';
+import { protocolSocketRoute } from '../live/socket-route.ts';
+import { headedBody, parseBody, speakCompatible } from './compatible-call.ts';
+import type { CompatibleOptions } from './options.ts';
 import { voiceOfPath } from './voice-id.ts';
 
 // jambonz's custom speech vendor, at one URL for both of its forms (`{base_url}/jambonz`, the key as
@@ -44,22 +38,19 @@ const bodySchema = z.looseObject({
   type: z.enum(['text', 'ssml'], { error: 'type must be text or ssml' }).nullish(),
 });
 
-const messageSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('stream'), text: z.string() }),
-  z.looseObject({ type: z.literal('flush') }),
-  z.looseObject({ type: z.literal('stop') }),
-  z.looseObject({ type: z.literal('keepalive') }),
-]);
+const messageSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('stream'), text: z.string() }),
+    z.looseObject({ type: z.literal('flush') }),
+    z.looseObject({ type: z.literal('stop') }),
+    z.looseObject({ type: z.literal('keepalive') }),
+  ],
+  { error: 'a message must be stream (with text), flush, stop or keepalive' },
+);
 
-export interface JambonzOptions extends CallServices {
-  readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly rateLimit: RateLimitStore;
-  readonly requestsPerMinute: number;
-  readonly lexicons: TtsLexicons;
-  readonly supportEmail: string | null;
-  readonly maxChars: number;
-  readonly sockets: LiveSockets;
-}
+/** What these routes are given (`../options.ts`). */
+export type JambonzOptions = CompatibleOptions;
 
 /** The voice jambonz names, checked against the language it sends (`rw`, `en-US`...). */
 function voiceFor(id: string, language: string | null | undefined): Voice {
@@ -129,25 +120,9 @@ function jambonzProtocol(voice: Voice, format: StreamFormat): LiveProtocol {
       data: { sample_rate: format.sampleRate, base64_encoding: false },
     }),
     decode(text) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-      }
-      const parsed = messageSchema.safeParse(json);
-      if (!parsed.success)
-        return {
-          ok: false,
-          error: new ApiError(
-            'invalid_request',
-            'a message must be stream (with text), flush, stop or keepalive',
-            {
-              param: 'type',
-            },
-          ),
-        };
-      const message = parsed.data;
+      const frame = readFrame(text, messageSchema);
+      if (!frame.ok) return frame;
+      const message = frame.value;
       if (message.type === 'keepalive') return { ok: true, messages: [] };
       if (message.type === 'stop') {
         const messages: ClientMessage[] = open ? [{ type: 'clear', context_id: CONTEXT }] : [];
@@ -188,76 +163,38 @@ export const jambonzRoutes: FastifyPluginAsync<JambonzOptions> = async (app, opt
     '/jambonz',
     { schema: { hide: true }, preValidation: admitKey(options, 'jambonz') },
     async (request, reply) => {
-      const { accountId } = keyCaller(request);
-      const parsed = bodySchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError(
-          'invalid_request',
-          issue?.message ?? 'the body must be {language, voice, type, text}',
-          {
-            param: issue?.path.join('.') || 'body',
-          },
-        );
-      }
-      const { text, voice: id, language, type } = parsed.data;
+      const {
+        text,
+        voice: id,
+        language,
+        type,
+      } = parseBody(bodySchema, request.body, '{language, voice, type, text}');
       const voice = voiceFor(id, language);
       const audio = httpAudio(request.query as Record<string, unknown>);
-      const read = namedInput('text', () =>
-        parseTtsRequest(
-          { input: text, language: voice.language, speaker_id: voice.speakerId, text_type: type ?? 'text' },
-          options.maxChars,
-        ),
-      );
-      const tts = await withLexicon(read, accountId, options.lexicons);
-      await replyWithStream(
+      await speakCompatible(
         request,
         reply,
         options,
-        { accountId, speech: tts, target: audio.target, studio: false, path: 'jambonz' },
-        {
+        { voice, text, field: 'text', textType: type ?? 'text', target: audio.target, path: 'jambonz' },
+        () => ({
           audioHeaders: () => ({ 'Content-Type': audio.contentType }),
-          body: {
-            first: (bytes) => (audio.header.byteLength ? Buffer.concat([audio.header, bytes]) : bytes),
-            next: (bytes) => bytes,
-            last: () => undefined,
-          },
-        },
-        { caller: 'key', supportEmail: options.supportEmail },
+          body: headedBody(audio.header),
+        }),
       );
     },
   );
 
-  const admitted = new WeakMap<FastifyRequest, { caller: LiveCaller; protocol: LiveProtocol }>();
-  app.route<{ Querystring: Record<string, unknown> }>({
-    method: 'GET',
+  protocolSocketRoute(app, {
     url: '/jambonz',
-    schema: { hide: true },
-    preValidation: async (request) => {
-      if (!request.ws) return;
-      const { voice: id, language, sampleRate } = request.query;
+    accounts: options.accounts,
+    sockets: options.sockets,
+    keyFrom: (request) => apiKeyFrom(request.headers),
+    protocolFor: (request) => {
+      const { voice: id, language, sampleRate } = request.query as Record<string, unknown>;
       if (typeof id !== 'string')
         throw new ApiError('invalid_request', 'voice must name a voice', { param: 'voice' });
       const voice = voiceFor(id, typeof language === 'string' ? language : undefined);
-      const format = pcmAt(sampleRate, 'sampleRate');
-      const auth = await authenticateKey(options.accounts, apiKeyFrom(request.headers));
-      if (!auth.ok) throw refusalError(auth.refusal, { caller: 'key', supportEmail: null });
-      if (options.sockets.full(auth.caller.keyId)) throw tooManySockets();
-      admitted.set(request, {
-        caller: { ...auth.caller, studio: false },
-        protocol: jambonzProtocol(voice, format),
-      });
-    },
-    handler: async () => {
-      throw new ApiError(
-        'invalid_request',
-        'GET /jambonz speaks WebSocket: send an upgrade request, or POST for the HTTP form',
-      );
-    },
-    wsHandler: (socket, request) => {
-      const session = admitted.get(request);
-      if (!session) return socket.close(1008, 'not admitted');
-      options.sockets.serve(socket, request.log, session.caller, session.protocol);
+      return jambonzProtocol(voice, pcmAt(sampleRate, 'sampleRate'));
     },
   });
 };

@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AccountService } from '../../accounts/accounts.ts';
-import type { CallServices } from '../../calls/call-services.ts';
 import { type StreamFormat, streamFormats } from '../../speech/audio/formats.ts';
-import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
-import { admitKey, keyCaller } from '../admission.ts';
+import { admitKey } from '../admission.ts';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
-import type { TtsLexicons } from '../routes/tts.ts';
-import { replyWithStream } from '../stream-reply.ts';
-import { namedInput, parseTtsRequest, withLexicon } from '../tts-request.ts';
+import { parseBody, speakCompatible } from './compatible-call.ts';
+import type { CompatibleOptions } from './options.ts';
 import { voiceOfPath } from './voice-id.ts';
 
 // Vapi's custom voice: an assistant whose voice is `{"provider": "custom-voice", "server": {"url":
@@ -37,15 +33,8 @@ const voiceRequestSchema = z.object({
   }),
 });
 
-export interface VapiOptions extends CallServices {
-  readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly rateLimit: RateLimitStore;
-  readonly requestsPerMinute: number;
-  readonly lexicons: TtsLexicons;
-  readonly supportEmail: string | null;
-  /** The most characters one request speaks: the stream endpoint's limit. */
-  readonly maxChars: number;
-}
+/** What these routes are given (`../options.ts`). */
+export type VapiOptions = CompatibleOptions;
 
 /** The key in `X-VAPI-SECRET` (the custom voice's secret), else in Ijwi's own headers. */
 function vapiKey(request: FastifyRequest): string {
@@ -60,16 +49,12 @@ export const vapiRoutes: FastifyPluginAsync<VapiOptions> = async (app, options) 
     '/vapi/:voice',
     { preValidation: admitKey({ ...options, keyFrom: vapiKey }, 'vapi') },
     async (request, reply) => {
-      const { accountId } = keyCaller(request);
       const voice = voiceOfPath(request.params.voice, 'voice');
-      const parsed = voiceRequestSchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError('invalid_request', issue?.message ?? 'the body must be a Vapi voice-request', {
-          param: issue?.path.join('.') || 'message',
-        });
-      }
-      const { text, sampleRate } = parsed.data.message;
+      const { text, sampleRate } = parseBody(
+        voiceRequestSchema,
+        request.body,
+        'a Vapi voice-request',
+      ).message;
       const format = formatOfRate.get(sampleRate);
       if (!format) {
         throw new ApiError(
@@ -78,27 +63,19 @@ export const vapiRoutes: FastifyPluginAsync<VapiOptions> = async (app, options) 
           { param: 'message.sampleRate' },
         );
       }
-      const read = namedInput('message.text', () =>
-        parseTtsRequest(
-          { input: text, language: voice.language, speaker_id: voice.speakerId },
-          options.maxChars,
-        ),
-      );
-      const tts = await withLexicon(read, accountId, options.lexicons);
-      await replyWithStream(
+      await speakCompatible(
         request,
         reply,
         options,
-        { accountId, speech: tts, target: { kind: 'stream', format }, studio: false, path: 'vapi' },
-        {
+        { voice, text, field: 'message.text', target: { kind: 'stream', format }, path: 'vapi' },
+        () => ({
           audioHeaders: (firstAudioAt) => ({
             'Content-Type': 'application/octet-stream',
             'X-Voice-Sample-Rate': String(format.sampleRate),
             'X-Voice-Encoding': format.encoding,
             'X-Voice-Ttfa-Ms': String(Math.round(firstAudioAt - request.arrivedAt)),
           }),
-        },
-        { caller: 'key', supportEmail: options.supportEmail },
+        }),
       );
     },
   );

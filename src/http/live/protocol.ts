@@ -93,27 +93,39 @@ export interface LiveProtocol {
   readonly idleMs?: number;
 }
 
+/**
+ * A client frame as `schema` reads it, or the error that answers it: `invalid_json`, or what is
+ * wrong with it and where (never the frame itself).
+ */
+export function readFrame<T>(
+  text: string,
+  schema: z.ZodType<T>,
+): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const param = issue?.path.join('.') || undefined;
+  return {
+    ok: false,
+    error: new ApiError(
+      'invalid_request',
+      `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
+      param ? { param } : {},
+    ),
+  };
+}
+
 /** Ijwi's live protocol: a JSON message each way, every client message checked by one schema. */
 export const ijwiProtocol: LiveProtocol = {
   decode(text) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-    }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (parsed.success) return { ok: true, messages: [parsed.data] };
-    const issue = parsed.error.issues[0];
-    const param = issue?.path.join('.') || undefined;
-    return {
-      ok: false,
-      error: new ApiError(
-        'invalid_request',
-        `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
-        param ? { param } : {},
-      ),
-    };
+    const frame = readFrame(text, clientMessageSchema);
+    return frame.ok ? { ok: true, messages: [frame.value] } : frame;
   },
   // Flushes are not reported on Ijwi's own socket: its contract has no such message.
   encode: (message) => (message.type === 'flushed' ? undefined : JSON.stringify(message)),

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import { describe, it } from 'node:test';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
 import { LiveClient, type LiveMessage } from '../../helpers/live-client.ts';
 import { loadTestClient, missingTestClient } from '../../helpers/test-clients.ts';
-import {
-  buildTtsTestApp,
-  listenOnLoopback,
-  startTestPool,
-  type TtsFixture,
-} from '../../helpers/tts-fixture.ts';
+import { withTtsApp } from '../../helpers/tts-fixture.ts';
 
 // Cartesia's text-to-speech: `/tts/bytes` and `/tts/sse` driven by Cartesia's own JS SDK pointed
 // at `{base_url}/cartesia` with an Ijwi key; `/tts/websocket` by a plain client speaking its
@@ -40,29 +34,17 @@ const raw = (sampleRate: number, encoding = 'pcm_s16le') => ({
 });
 
 describe('Cartesia-compatible text-to-speech', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-  let base: string;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-    base = await listenOnLoopback(fixture.app);
-  });
-  after(async () => {
-    await fixture?.close();
-    await pool?.close();
-  });
+  const suite = withTtsApp({ listen: true });
 
   const client = (apiKey: string) => {
     const sdk = loadTestClient(SDK) as CartesiaModule;
-    return new sdk.default({ apiKey, baseURL: `${base}/cartesia`, maxRetries: 0 });
+    return new sdk.default({ apiKey, baseURL: `${suite.base}/cartesia`, maxRetries: 0 });
   };
 
   it('speaks /tts/bytes through the SDK: 16-bit and float PCM, WAV, billed once each', {
     skip: missingTestClient(SDK),
   }, async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const cartesia = client(account.key);
     const bytes = async (output_format: Record<string, unknown>) =>
       Buffer.from(
@@ -88,13 +70,16 @@ describe('Cartesia-compatible text-to-speech', () => {
     const wav = await bytes({ container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 });
     assert.equal(wav.subarray(0, 4).toString(), 'RIFF');
     assert.equal(wav.readUInt32LE(24), 22_050);
-    assert.equal((await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge').length, 3);
+    assert.equal(
+      (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge').length,
+      3,
+    );
   });
 
   it('streams /tts/sse through the SDK, with word timestamps that cover the text', {
     skip: missingTestClient(SDK),
   }, async () => {
-    const { key } = await fixture.newAccount();
+    const { key } = await suite.fixture.newAccount();
     const events = await client(key).tts.generateSSE({
       model_id: 'sonic-2',
       transcript: 'Good morning. Your appointment is at nine.',
@@ -128,7 +113,7 @@ describe('Cartesia-compatible text-to-speech', () => {
   it("refuses in its error body with Ijwi's code through the SDK, charging nothing", {
     skip: missingTestClient(SDK),
   }, async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const sdk = loadTestClient(SDK) as CartesiaModule;
     const refusal = async (apiKey: string, body: Record<string, unknown>) => {
       try {
@@ -157,13 +142,16 @@ describe('Cartesia-compatible text-to-speech', () => {
       status: 400,
       code: 'input_required',
     });
-    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+    assert.deepEqual(await suite.fixture.balanceOf(account.accountId), {
+      balance: 300,
+      freeUsesRemaining: 0,
+    });
   });
 
   it('speaks contexts over /tts/websocket with continuations, timestamps and cancel', async () => {
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const client = await LiveClient.connect(
-      base,
+      suite.base,
       {},
       `/cartesia/tts/websocket?api_key=${key}&cartesia_version=2025-04-16`,
     );

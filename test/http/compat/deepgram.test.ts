@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import { describe, it } from 'node:test';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
 import { LiveClient } from '../../helpers/live-client.ts';
 import { loadTestClient, missingTestClient } from '../../helpers/test-clients.ts';
-import {
-  buildTtsTestApp,
-  listenOnLoopback,
-  startTestPool,
-  type TtsFixture,
-} from '../../helpers/tts-fixture.ts';
+import { withTtsApp } from '../../helpers/tts-fixture.ts';
 
 // Deepgram's `/v1/speak`, driven by Deepgram's own JS SDK pointed at `{base_url}/deepgram` with an
 // Ijwi key, and by raw clients for the WebSocket's details (binary audio, Flushed, Cleared).
@@ -53,26 +47,19 @@ interface DeepgramModule {
 const samplesOf = (pcm: Buffer) => new Int16Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.byteLength / 2));
 
 describe('Deepgram-compatible speak', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-  let base: string;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-    base = await listenOnLoopback(fixture.app);
-  });
-  after(async () => {
-    await fixture?.close();
-    await pool?.close();
-  });
+  const suite = withTtsApp({ listen: true });
 
   const sdkClient = (apiKey: string) => {
     const sdk = loadTestClient(SDK) as DeepgramModule;
-    const ws = base.replace(/^http/, 'ws');
+    const ws = suite.base.replace(/^http/, 'ws');
     return new sdk.DeepgramClient({
       apiKey,
-      environment: { base: `${base}/deepgram`, production: `${ws}/deepgram`, agent: ws, agentRest: base },
+      environment: {
+        base: `${suite.base}/deepgram`,
+        production: `${ws}/deepgram`,
+        agent: ws,
+        agentRest: suite.base,
+      },
       reconnect: false,
     });
   };
@@ -80,7 +67,7 @@ describe('Deepgram-compatible speak', () => {
   it('speaks over HTTP through the SDK: bare PCM, WAV, mu-law and MP3, billed once each', {
     skip: missingTestClient(SDK),
   }, async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const client = sdkClient(account.key);
     const generate = async (query: Record<string, unknown>) =>
       Buffer.from(
@@ -100,14 +87,14 @@ describe('Deepgram-compatible speak', () => {
     assert.ok(mulaw.byteLength / 8000 > 1);
     const mp3 = await generate({});
     assert.ok(mp3[0] === 0xff || mp3.subarray(0, 3).toString() === 'ID3', 'MP3 by default');
-    const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
+    const charges = (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
     assert.equal(charges.length, 4);
   });
 
   it("refuses in its error body with Ijwi's code, charging nothing", async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const post = (query: string, key = account.key, body: unknown = { text: TEXT }) =>
-      fetch(`${base}/deepgram/v1/speak?${query}`, {
+      fetch(`${suite.base}/deepgram/v1/speak?${query}`, {
         method: 'POST',
         headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -127,13 +114,16 @@ describe('Deepgram-compatible speak', () => {
       assert.equal(error.err_code, code);
       assert.ok(error.err_msg.length > 0 && error.request_id.startsWith('req_'));
     }
-    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+    assert.deepEqual(await suite.fixture.balanceOf(account.accountId), {
+      balance: 300,
+      freeUsesRemaining: 0,
+    });
   });
 
   it("streams over the SDK's WebSocket: Metadata, binary audio, Flushed after each flush", {
     skip: missingTestClient(SDK),
   }, async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const socket = await sdkClient(account.key).speak.v1.connect({
       model: 'grace',
       encoding: 'linear16',
@@ -175,14 +165,14 @@ describe('Deepgram-compatible speak', () => {
     const pcm = Buffer.concat(audio);
     assert.ok(pcm.byteLength / 32_000 > 2, `${pcm.byteLength / 32_000} s of audio`);
     assert.ok(voicedShare(samplesOf(pcm), 16_000) > 0.3);
-    const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
+    const charges = (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
     assert.ok(charges.length >= 1, 'the socket is billed as one request, part by part');
   });
 
   it('clears what waits on Clear, and refuses a bad key at the upgrade', async () => {
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const client = await LiveClient.connect(
-      base,
+      suite.base,
       { authorization: `Token ${key}` },
       '/deepgram/v1/speak?model=keza&encoding=mulaw',
     );
@@ -195,7 +185,7 @@ describe('Deepgram-compatible speak', () => {
     client.send({ type: 'Close' });
     assert.equal((await client.closed).code, 1000);
     await assert.rejects(
-      LiveClient.connect(base, { authorization: 'Token not-a-key' }, '/deepgram/v1/speak?model=keza'),
+      LiveClient.connect(suite.base, { authorization: 'Token not-a-key' }, '/deepgram/v1/speak?model=keza'),
       (error: { status?: number; body?: string }) =>
         error.status === 401 && /invalid_api_key/.test(error.body ?? ''),
     );

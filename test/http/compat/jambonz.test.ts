@@ -1,43 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
+import { describe, it } from 'node:test';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
 import { LiveClient } from '../../helpers/live-client.ts';
-import {
-  buildTtsTestApp,
-  listenOnLoopback,
-  startTestPool,
-  type TtsFixture,
-} from '../../helpers/tts-fixture.ts';
+import { withTtsApp } from '../../helpers/tts-fixture.ts';
 
 // jambonz's custom speech vendor, in the shapes its documentation gives: the HTTP form (a POST of
 // {language, voice, type, text} with `Authorization: Bearer <key>`, audio back by Content-Type)
 // and the streaming form (a socket that gets `connect`, then stream/flush/stop, audio as binary).
 
 describe('jambonz custom speech vendor', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-  let base: string;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-    base = await listenOnLoopback(fixture.app);
-  });
-  after(async () => {
-    await fixture?.close();
-    await pool?.close();
-  });
+  const suite = withTtsApp({ listen: true });
 
   const post = (key: string, body: unknown, query = '') =>
-    fetch(`${base}/jambonz${query}`, {
+    fetch(`${suite.base}/jambonz${query}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
 
   it('answers the HTTP form with MP3 by default, and with L16 or WAV when asked, billed once each', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const body = {
       language: 'en-US',
       voice: 'grace',
@@ -69,11 +51,14 @@ describe('jambonz custom speech vendor', () => {
     );
     assert.equal(ssml.status, 200);
     assert.ok((await ssml.arrayBuffer()).byteLength > 8000);
-    assert.equal((await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge').length, 4);
+    assert.equal(
+      (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge').length,
+      4,
+    );
   });
 
   it('refuses with clear errors and charges nothing', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const good = { language: 'fr-FR', voice: 'aline', type: 'text', text: 'Bonjour.' };
     const cases: [string, unknown, string, number, string][] = [
       ['not-a-key', good, '', 401, 'invalid_api_key'],
@@ -88,13 +73,16 @@ describe('jambonz custom speech vendor', () => {
       assert.equal(response.status, status, code);
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, code);
     }
-    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+    assert.deepEqual(await suite.fixture.balanceOf(account.accountId), {
+      balance: 300,
+      freeUsesRemaining: 0,
+    });
   });
 
   it('streams over its WebSocket: connect, binary audio for streamed text, stop', async () => {
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const client = await LiveClient.connect(
-      base,
+      suite.base,
       { authorization: `Bearer ${key}` },
       '/jambonz?voice=keza&language=rw-RW&sampleRate=16000',
     );

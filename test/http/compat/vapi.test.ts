@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { tokensFor } from '../../../src/accounts/billing.ts';
-import type { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
-import {
-  buildTtsTestApp,
-  listenOnLoopback,
-  startTestPool,
-  type TtsFixture,
-} from '../../helpers/tts-fixture.ts';
+import { withTtsApp } from '../../helpers/tts-fixture.ts';
 
 // Vapi's custom voice, as Vapi calls it: a POST of `{"message": {"type": "voice-request", "text",
 // "sampleRate", ...call metadata}}` to `{base_url}/vapi/{voice}` with the secret (an Ijwi API key)
@@ -32,22 +26,10 @@ function voiceRequest(text: string, sampleRate: number, type = 'voice-request') 
 }
 
 describe('Vapi custom voice', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-  let base: string;
-
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-    base = await listenOnLoopback(fixture.app);
-  });
-  after(async () => {
-    await fixture?.close();
-    await pool?.close();
-  });
+  const suite = withTtsApp({ listen: true });
 
   const post = (voice: string, secret: string, body: unknown) =>
-    fetch(`${base}/vapi/${voice}`, {
+    fetch(`${suite.base}/vapi/${voice}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-vapi-secret': secret },
       body: JSON.stringify(body),
@@ -56,7 +38,7 @@ describe('Vapi custom voice', () => {
   const pcm = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
   it('answers a voice-request with PCM at the rate asked for, billed once as a stream', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const seconds: number[] = [];
     for (const rate of [24_000, 22_050, 8_000]) {
       const response = await post('keza', account.key, voiceRequest(TEXT, rate));
@@ -71,13 +53,13 @@ describe('Vapi custom voice', () => {
     }
     // The same text lasts the same at every rate: the rate is the samples', not the speech's.
     for (const s of seconds) assert.ok(Math.abs(s - (seconds[0] ?? 0)) < 0.1, `${seconds.join(', ')} s`);
-    const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
+    const charges = (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
     assert.equal(charges.length, 3, 'one charge per voice-request');
     for (const charge of charges) assert.equal(charge.tokens, -tokensFor(TEXT.length, 100));
   });
 
   it('speaks in the voice the path names', async () => {
-    const { key } = await fixture.newAccount();
+    const { key } = await suite.fixture.newAccount();
     const keza = await pcm(await post('keza', key, voiceRequest(TEXT, 16_000)));
     const ineza = await pcm(await post('ineza', key, voiceRequest(TEXT, 16_000)));
     assert.ok(keza.byteLength > 16_000 && ineza.byteLength > 16_000);
@@ -85,7 +67,7 @@ describe('Vapi custom voice', () => {
   });
 
   it('refuses what it cannot speak with a clear error, and charges nothing', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const refusals: [string, string, unknown, number, string, string | null][] = [
       ['keza', 'not-a-key', voiceRequest(TEXT, 24_000), 401, 'invalid_api_key', null],
       ['nobody', account.key, voiceRequest(TEXT, 24_000), 404, 'not_found', 'voice'],
@@ -107,14 +89,17 @@ describe('Vapi custom voice', () => {
       const error = ((await response.json()) as { error: { code: string; param: string | null } }).error;
       assert.deepEqual([error.code, error.param], [code, param]);
     }
-    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+    assert.deepEqual(await suite.fixture.balanceOf(account.accountId), {
+      balance: 300,
+      freeUsesRemaining: 0,
+    });
   });
 
   it('bills a caller who hangs up mid-answer for the audio it was given', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const long = Array.from({ length: 30 }, () => TEXT).join(' ');
     const controller = new AbortController();
-    const response = await fetch(`${base}/vapi/keza`, {
+    const response = await fetch(`${suite.base}/vapi/keza`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-vapi-secret': account.key },
       body: JSON.stringify(voiceRequest(long, 8_000)),
@@ -133,7 +118,7 @@ describe('Vapi custom voice', () => {
     let charge: { seconds: number | null; tokens: number } | undefined;
     for (let i = 0; i < 200 && (charge?.seconds ?? 60) >= 60; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
-      charge = (await fixture.ledgerOf(account.accountId)).find((e) => e.kind === 'charge');
+      charge = (await suite.fixture.ledgerOf(account.accountId)).find((e) => e.kind === 'charge');
     }
     assert.ok(charge, 'charged: audio was delivered');
     assert.equal(charge.tokens, -tokensFor(long.length, 100));
@@ -142,7 +127,7 @@ describe('Vapi custom voice', () => {
       (charge.seconds ?? 0) >= heard - 0.05 && (charge.seconds ?? 0) < 60,
       `${charge.seconds} s recorded, ${heard} s read before the hang-up`,
     );
-    const refunds = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'refund');
+    const refunds = (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'refund');
     assert.deepEqual(refunds, []);
   });
 });

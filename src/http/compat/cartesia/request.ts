@@ -144,13 +144,3 @@ export function cartesiaError(error: ApiError, requestId: string): Readonly<Reco
   const { error: fields } = errorBody(error, requestId);
   return { ...fields, title: fields.code, error_code: fields.code, status_code: error.status };
 }
-
-/** A body as a generation, or the 400 that says what is wrong. */
-export function parseGeneration(body: unknown): Generation {
-  const parsed = generationSchema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ApiError('invalid_request', issue?.message ?? 'the body must be a generation request', {
-    param: issue?.path.join('.') || 'body',
-  });
-}

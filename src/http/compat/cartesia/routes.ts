@@ -1,37 +1,24 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountService } from '../../../accounts/accounts.ts';
-import { authenticateKey } from '../../../calls/admission.ts';
-import type { CallServices } from '../../../calls/call-services.ts';
 import type { WordTiming } from '../../../speech/synthesize.ts';
-import type { RateLimitStore } from '../../../store/rate-limit/rate-limit-store.ts';
-import { admitKey, keyCaller } from '../../admission.ts';
-import { ApiError, refusalError } from '../../errors.ts';
-import type { LiveCaller } from '../../live/live-connection.ts';
-import { type LiveSockets, tooManySockets } from '../../routes/live.ts';
-import type { TtsLexicons } from '../../routes/tts.ts';
-import { replyWithStream, type StreamReply } from '../../stream-reply.ts';
+import { admitKey } from '../../admission.ts';
+import { ApiError } from '../../errors.ts';
+import { protocolSocketRoute } from '../../live/socket-route.ts';
+import type { StreamReply } from '../../stream-reply.ts';
 import type { StreamBody } from '../../stream-writer.ts';
-import { namedInput, parseTtsRequest, withLexicon } from '../../tts-request.ts';
+import { headedBody, parseBody, speakCompatible } from '../compatible-call.ts';
+import type { CompatibleOptions } from '../options.ts';
 import {
   asFloat32,
   type CartesiaAudio,
   cartesiaAudio,
   cartesiaKey,
   type Generation,
-  parseGeneration,
+  generationSchema,
 } from './request.ts';
 import { cartesiaProtocol } from './websocket.ts';
 
-export interface CartesiaOptions extends CallServices {
-  readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly rateLimit: RateLimitStore;
-  readonly requestsPerMinute: number;
-  readonly lexicons: TtsLexicons;
-  readonly supportEmail: string | null;
-  /** The most characters one request speaks: the stream endpoint's limit. */
-  readonly maxChars: number;
-  readonly sockets: LiveSockets;
-}
+/** What these routes are given (`../options.ts`). */
+export type CartesiaOptions = CompatibleOptions;
 
 const encoder = new TextEncoder();
 
@@ -40,12 +27,7 @@ const samples = (audio: CartesiaAudio) => (bytes: Uint8Array) => (audio.float ? 
 
 /** `/tts/bytes`: the audio, after a WAV header for the `wav` container. */
 function bytesBody(audio: CartesiaAudio): StreamBody {
-  const shape = samples(audio);
-  return {
-    first: (bytes) => (audio.header.byteLength ? Buffer.concat([audio.header, shape(bytes)]) : shape(bytes)),
-    next: shape,
-    last: () => undefined,
-  };
+  return headedBody(audio.header, samples(audio));
 }
 
 /** `/tts/sse`: a `chunk` event per part, `timestamps` after each clause when asked, then `done`. */
@@ -100,23 +82,21 @@ export const cartesiaRoutes: FastifyPluginAsync<CartesiaOptions> = async (app, o
     shape: (audio: CartesiaAudio, generation: Generation) => StreamReply,
     words: boolean,
   ) => {
-    const { accountId } = keyCaller(request);
-    const generation = parseGeneration(request.body);
+    const generation = parseBody(generationSchema, request.body, 'a generation request');
     const audio = cartesiaAudio(generation);
-    const read = namedInput('transcript', () =>
-      parseTtsRequest(
-        { input: generation.transcript, language: audio.voice.language, speaker_id: audio.voice.speakerId },
-        options.maxChars,
-      ),
-    );
-    const tts = await withLexicon(read, accountId, options.lexicons);
-    await replyWithStream(
+    await speakCompatible(
       request,
       reply,
       options,
-      { accountId, speech: tts, target: audio.target, studio: false, path: 'cartesia', words },
-      shape(audio, generation),
-      { caller: 'key', supportEmail: options.supportEmail },
+      {
+        voice: audio.voice,
+        text: generation.transcript,
+        field: 'transcript',
+        target: audio.target,
+        path: 'cartesia',
+        words,
+      },
+      () => shape(audio, generation),
     );
   };
   app.post('/cartesia/tts/bytes', route, (request, reply) =>
@@ -149,25 +129,11 @@ export const cartesiaRoutes: FastifyPluginAsync<CartesiaOptions> = async (app, o
     ),
   );
 
-  const admitted = new WeakMap<FastifyRequest, LiveCaller>();
-  app.route({
-    method: 'GET',
+  protocolSocketRoute(app, {
     url: '/cartesia/tts/websocket',
-    schema: { hide: true },
-    preValidation: async (request) => {
-      if (!request.ws) return;
-      const auth = await authenticateKey(options.accounts, cartesiaKey(request));
-      if (!auth.ok) throw refusalError(auth.refusal, { caller: 'key', supportEmail: null });
-      if (options.sockets.full(auth.caller.keyId)) throw tooManySockets();
-      admitted.set(request, { ...auth.caller, studio: false });
-    },
-    handler: async () => {
-      throw new ApiError('invalid_request', 'this endpoint speaks WebSocket: send an upgrade request');
-    },
-    wsHandler: (socket, request) => {
-      const caller = admitted.get(request);
-      if (!caller) return socket.close(1008, 'not admitted');
-      options.sockets.serve(socket, request.log, caller, cartesiaProtocol());
-    },
+    accounts: options.accounts,
+    sockets: options.sockets,
+    keyFrom: cartesiaKey,
+    protocolFor: () => cartesiaProtocol(),
   });
 };

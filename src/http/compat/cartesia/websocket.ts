@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
-import type { ClientMessage, LiveProtocol, ServerMessage } from '../../live/protocol.ts';
+import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../../live/protocol.ts';
 import { asFloat32, cartesiaAudio, generationSchema } from './request.ts';
 
 // Cartesia's `/tts/websocket` as a protocol of the live connection: each `context_id` is a live
@@ -20,15 +20,10 @@ export function cartesiaProtocol(): LiveProtocol {
   return {
     maxContexts: 10,
     decode(text) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-      }
-      const cancel = cancelSchema.safeParse(json);
-      if (cancel.success) {
-        const id = cancel.data.context_id;
+      // A cancel is told from a generation request by its `cancel` field.
+      const cancel = readFrame(text, cancelSchema);
+      if (cancel.ok) {
+        const id = cancel.value.context_id;
         const state = contexts.get(id);
         // Done already (its `done` sent): nothing left to cancel.
         if (!state) return { ok: true, messages: [] };
@@ -41,21 +36,9 @@ export function cartesiaProtocol(): LiveProtocol {
           ],
         };
       }
-      const parsed = generationSchema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return {
-          ok: false,
-          error: new ApiError(
-            'invalid_request',
-            `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
-            {
-              param: issue?.path.join('.') || 'message',
-            },
-          ),
-        };
-      }
-      const generation = parsed.data;
+      const frame = readFrame(text, generationSchema);
+      if (!frame.ok) return frame;
+      const generation = frame.value;
       const id = generation.context_id ?? randomUUID();
       let audio: ReturnType<typeof cartesiaAudio>;
       try {

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { StreamFormat } from '../../../speech/audio/formats.ts';
 import type { Voice } from '../../../speech/voices.ts';
-import { ApiError } from '../../errors.ts';
-import type { ClientMessage, LiveProtocol, ServerMessage } from '../../live/protocol.ts';
+import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../../live/protocol.ts';
 import { voiceIdOf } from '../voice-id.ts';
 
 // Deepgram's speak WebSocket as a protocol of the live connection: the socket is one live context
@@ -14,12 +13,16 @@ import { voiceIdOf } from '../voice-id.ts';
 
 const CONTEXT = 'speak';
 
-const messageSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('Speak'), text: z.string() }),
-  z.looseObject({ type: z.literal('Flush') }),
-  z.looseObject({ type: z.literal('Clear') }),
-  z.looseObject({ type: z.literal('Close') }),
-]);
+const messageSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('Speak'), text: z.string() }),
+    z.looseObject({ type: z.literal('Flush') }),
+    z.looseObject({ type: z.literal('Clear') }),
+    z.looseObject({ type: z.literal('Close') }),
+  ],
+  { error: 'a message must be Speak (with text), Flush, Clear or Close' },
+);
 
 /** Deepgram's protocol for one socket speaking `voice` in `format`. */
 export function deepgramProtocol(voice: Voice, format: StreamFormat): LiveProtocol {
@@ -35,26 +38,9 @@ export function deepgramProtocol(voice: Voice, format: StreamFormat): LiveProtoc
       model_uuid: randomUUID(),
     }),
     decode(text) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-      }
-      const parsed = messageSchema.safeParse(json);
-      if (!parsed.success) {
-        return {
-          ok: false,
-          error: new ApiError(
-            'invalid_request',
-            'a message must be Speak (with text), Flush, Clear or Close',
-            {
-              param: 'type',
-            },
-          ),
-        };
-      }
-      const message = parsed.data;
+      const frame = readFrame(text, messageSchema);
+      if (!frame.ok) return frame;
+      const message = frame.value;
       if (message.type === 'Close') return { ok: true, messages: [{ type: 'close' }] };
       if (message.type === 'Speak') {
         open = true;

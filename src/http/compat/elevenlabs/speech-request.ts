@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { atSpeed, namedInput, parseTtsRequest, type TtsRequest } from '../../tts-request.ts';
+import { parseBody } from '../compatible-call.ts';
 import { voiceIdOf, voiceOfPath } from '../voice-id.ts';
 import { type ElevenLabsAudio, parseOutputFormat } from './output-format.ts';
 
@@ -48,15 +49,7 @@ export function parseElevenLabsSpeech(
   const voice = voiceOfPath(voiceId);
   const format = parseOutputFormat(outputFormat);
   if (!format.ok) throw new ApiError(format.code, format.message, { param: 'output_format' });
-  const parsed = bodySchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const param = issue?.path.join('.') || 'body';
-    throw new ApiError('invalid_request', issue?.message ?? 'the body must be a JSON object with "text"', {
-      param,
-    });
-  }
-  const fields = parsed.data;
+  const fields = parseBody(bodySchema, body, 'a JSON object with "text"');
   const language = fields.language_code?.toLowerCase().split(/[-_]/)[0];
   if (language !== undefined && language !== voice.language) {
     throw new ApiError(

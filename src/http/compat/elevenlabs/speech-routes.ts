@@ -1,34 +1,20 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AccountService } from '../../../accounts/accounts.ts';
-import { authenticateKey } from '../../../calls/admission.ts';
-import type { CallServices } from '../../../calls/call-services.ts';
 import type { WordTiming } from '../../../speech/synthesize.ts';
-import type { RateLimitStore } from '../../../store/rate-limit/rate-limit-store.ts';
 import { admitKey, keyCaller } from '../../admission.ts';
-import { ApiError, refusalError } from '../../errors.ts';
-import type { LiveCaller } from '../../live/live-connection.ts';
-import type { LiveProtocol } from '../../live/protocol.ts';
-import { type LiveSockets, tooManySockets } from '../../routes/live.ts';
-import type { TtsLexicons } from '../../routes/tts.ts';
+import { ApiError } from '../../errors.ts';
+import { protocolSocketRoute } from '../../live/socket-route.ts';
 import { replyWithStream, type StreamReply } from '../../stream-reply.ts';
 import type { StreamBody } from '../../stream-writer.ts';
 import { withLexicon } from '../../tts-request.ts';
+import type { CompatibleOptions } from '../options.ts';
 import { voiceOfPath } from '../voice-id.ts';
 import { inSeconds, normalizedAlignment, textAlignment } from './alignment.ts';
 import { elevenLabsKeyFrom } from './api-key.ts';
 import { type ElevenLabsSpeech, parseElevenLabsSpeech } from './speech-request.ts';
 import { elevenLabsProtocol, inactivityMs, websocketFormat } from './websocket.ts';
 
-export interface ElevenLabsSpeechOptions extends CallServices {
-  readonly accounts: Pick<AccountService, 'authenticate'>;
-  readonly rateLimit: RateLimitStore;
-  readonly requestsPerMinute: number;
-  readonly lexicons: TtsLexicons;
-  /** The operator's contact for buying tokens, named in a 402. */
-  readonly supportEmail: string | null;
-  /** The most characters one request speaks: the stream endpoint's limit. */
-  readonly maxChars: number;
-}
+/** What these routes are given (`../options.ts`). */
+export type ElevenLabsSpeechOptions = CompatibleOptions;
 
 type SpeechRequest = FastifyRequest<{
   Params: { voice_id: string };
@@ -195,12 +181,6 @@ export const elevenLabsSpeechRoutes: FastifyPluginAsync<ElevenLabsSpeechOptions>
   );
 };
 
-export interface ElevenLabsSocketOptions {
-  readonly accounts: Pick<AccountService, 'authenticate'>;
-  /** The live connections of this instance, which these sockets join. */
-  readonly sockets: LiveSockets;
-}
-
 /**
  * ElevenLabs' WebSockets: `GET /v1/text-to-speech/{voice_id}/multi-stream-input` and
  * `.../stream-input`, upgraded once the voice, the raw `output_format` and the `xi-api-key` are
@@ -208,39 +188,22 @@ export interface ElevenLabsSocketOptions {
  * live connection speaking ElevenLabs' frames (`websocket.ts`): each context billed, limited and
  * paced as a live context.
  */
-export const elevenLabsSocketRoutes: FastifyPluginAsync<ElevenLabsSocketOptions> = async (app, options) => {
-  const admitted = new WeakMap<FastifyRequest, { caller: LiveCaller; protocol: LiveProtocol }>();
+export const elevenLabsSocketRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   for (const [path, multi] of [
     ['multi-stream-input', true],
     ['stream-input', false],
   ] as const) {
-    app.route<{
-      Params: { voice_id: string };
-      Querystring: { output_format?: string; inactivity_timeout?: string };
-    }>({
-      method: 'GET',
+    protocolSocketRoute(app, {
       url: `/elevenlabs/v1/text-to-speech/:voice_id/${path}`,
-      schema: { hide: true },
-      preValidation: async (request) => {
-        if (!request.ws) return;
-        const voice = voiceOfPath(request.params.voice_id);
-        const format = websocketFormat(request.query.output_format);
-        const idleMs = inactivityMs(request.query.inactivity_timeout);
-        const auth = await authenticateKey(options.accounts, elevenLabsKey(request));
-        if (!auth.ok) throw refusalError(auth.refusal, { caller: 'key', supportEmail: null });
-        if (options.sockets.full(auth.caller.keyId)) throw tooManySockets();
-        admitted.set(request, {
-          caller: { ...auth.caller, studio: false },
-          protocol: elevenLabsProtocol(voice, format, multi, idleMs),
-        });
-      },
-      handler: async () => {
-        throw new ApiError('invalid_request', 'this endpoint speaks WebSocket: send an upgrade request');
-      },
-      wsHandler: (socket, request) => {
-        const session = admitted.get(request);
-        if (!session) return socket.close(1008, 'not admitted');
-        options.sockets.serve(socket, request.log, session.caller, session.protocol);
+      accounts: options.accounts,
+      sockets: options.sockets,
+      keyFrom: elevenLabsKey,
+      protocolFor: (request) => {
+        const params = request.params as { voice_id: string };
+        const query = request.query as { output_format?: string; inactivity_timeout?: string };
+        const voice = voiceOfPath(params.voice_id);
+        const format = websocketFormat(query.output_format);
+        return elevenLabsProtocol(voice, format, multi, inactivityMs(query.inactivity_timeout));
       },
     });
   }

@@ -3,7 +3,7 @@ import type { StreamFormat } from '../../../speech/audio/formats.ts';
 import type { WordTiming } from '../../../speech/synthesize.ts';
 import type { Voice } from '../../../speech/voices.ts';
 import { ApiError } from '../../errors.ts';
-import type { ClientMessage, LiveProtocol, ServerMessage } from '../../live/protocol.ts';
+import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../../live/protocol.ts';
 import { normalizedAlignment } from './alignment.ts';
 import { parseOutputFormat, supportedOutputFormats } from './output-format.ts';
 
@@ -105,27 +105,9 @@ export function elevenLabsProtocol(
     maxContexts: multi ? MAX_ELEVENLABS_CONTEXTS : 1,
     idleMs,
     decode(text) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { ok: false, error: new ApiError('invalid_json', 'a message is not valid JSON') };
-      }
-      const parsed = frameSchema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return {
-          ok: false,
-          error: new ApiError(
-            'invalid_request',
-            `a message is not valid: ${issue?.message ?? 'unknown shape'}`,
-            {
-              param: issue?.path.join('.') || 'message',
-            },
-          ),
-        };
-      }
-      const message = parsed.data;
+      const frame = readFrame(text, frameSchema);
+      if (!frame.ok) return frame;
+      const message = frame.value;
       const id = (multi ? message.context_id : undefined) ?? DEFAULT_CONTEXT;
       if (message.close_socket) return { ok: true, messages: [{ type: 'close' }] };
       if (message.close_context) {

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { EnginePool } from '../../../../src/speech/pool/engine-pool.ts';
+import { describe, it } from 'node:test';
 import { voicedShare } from '../../../helpers/audio-analysis.ts';
 import { LiveClient, type LiveMessage } from '../../../helpers/live-client.ts';
 import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
-import {
-  buildTtsTestApp,
-  listenOnLoopback,
-  startTestPool,
-  type TtsFixture,
-} from '../../../helpers/tts-fixture.ts';
+import { withTtsApp } from '../../../helpers/tts-fixture.ts';
 
 // ElevenLabs' text-to-speech WebSockets (`multi-stream-input`, `stream-input`): driven by LiveKit
 // Agents' ElevenLabs plugin as a builder configures it, and by a raw client for what the plugin
@@ -62,31 +56,19 @@ const isFinal = (contextId?: string) => (m: LiveMessage) =>
   (contextId === undefined || (m as { contextId?: string }).contextId === contextId);
 
 describe('ElevenLabs-compatible WebSockets', () => {
-  let pool: EnginePool;
-  let fixture: TtsFixture;
-  let base: string;
+  const suite = withTtsApp({ listen: true });
 
-  before(async () => {
-    pool = await startTestPool();
-    fixture = await buildTtsTestApp({ pool: () => pool });
-    base = await listenOnLoopback(fixture.app);
-  });
-  after(async () => {
-    await fixture?.close();
-    await pool?.close();
-  });
-
-  const connect = (key: string, path: string) => LiveClient.connect(base, { 'xi-api-key': key }, path);
+  const connect = (key: string, path: string) => LiveClient.connect(suite.base, { 'xi-api-key': key }, path);
 
   it("speaks text streamed in through LiveKit Agents' plugin, at its default 22,050 Hz, billed once", {
     skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
   }, async () => {
     (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'warn' });
     const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const tts = new plugin.TTS({
       apiKey: account.key,
-      baseURL: `${base}/elevenlabs/v1`,
+      baseURL: `${suite.base}/elevenlabs/v1`,
       voiceId: 'grace',
       encoding: 'pcm_22050',
       model: 'eleven_flash_v2_5',
@@ -111,13 +93,13 @@ describe('ElevenLabs-compatible WebSockets', () => {
     const all = Int16Array.from(samples.flatMap((part) => Array.from(part)));
     assert.ok(all.length / 22_050 > 1.5, `${all.length / 22_050} s of audio`);
     assert.ok(voicedShare(all, 22_050) > 0.3, 'the audio is speech');
-    const charges = (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
+    const charges = (await suite.fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge');
     assert.equal(charges.length, 1, 'one context, one charge');
     assert.equal(charges[0]?.language, 'en');
   });
 
   it('keeps contexts apart on one socket, and a barge-in stops one while the other speaks on', async () => {
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const client = await connect(
       key,
       '/elevenlabs/v1/text-to-speech/keza/multi-stream-input?output_format=pcm_16000',
@@ -157,7 +139,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
   });
 
   it('speaks one context on stream-input and closes after its audio', async () => {
-    const { key } = await fixture.newAccount();
+    const { key } = await suite.fixture.newAccount();
     const client = await connect(
       key,
       '/elevenlabs/v1/text-to-speech/aline/stream-input?output_format=ulaw_8000',
@@ -176,7 +158,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
   });
 
   it("refuses at the upgrade, in ElevenLabs' error shape, an unknown voice, a bad key and compressed audio", async () => {
-    const { key } = await fixture.newAccount();
+    const { key } = await suite.fixture.newAccount();
     const refused = async (apiKey: string, path: string) => {
       try {
         await connect(apiKey, path);
@@ -204,7 +186,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
   });
 
   it('holds 10 contexts at once on one socket, refuses an 11th, and ignores keepalives', async () => {
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const client = await connect(
       key,
       '/elevenlabs/v1/text-to-speech/grace/multi-stream-input?output_format=pcm_8000',
@@ -226,7 +208,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
   });
 
   it('answers hostile frames with an error frame and charges nothing; closes on an oversized one', async () => {
-    const account = await fixture.newPayingAccount({ topUp: 300 });
+    const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const client = await connect(account.key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input');
     client.socket.send('{"text": "unterminated');
     client.send({ text: 5, context_id: 'a' });
@@ -239,22 +221,25 @@ describe('ElevenLabs-compatible WebSockets', () => {
     assert.deepEqual(errors(), ['invalid_json', 'invalid_request', 'invalid_request']);
     client.socket.send('x'.repeat(70 * 1024));
     assert.equal((await client.closed).code, 1009, 'a frame over the message limit closes the socket');
-    assert.deepEqual(await fixture.balanceOf(account.accountId), { balance: 300, freeUsesRemaining: 0 });
+    assert.deepEqual(await suite.fixture.balanceOf(account.accountId), {
+      balance: 300,
+      freeUsesRemaining: 0,
+    });
   });
 
   it('refuses a context the account cannot pay for, and ends a context idle past inactivity_timeout', async () => {
-    const broke = await fixture.newPayingAccount();
+    const broke = await suite.fixture.newPayingAccount();
     const poor = await connect(broke.key, '/elevenlabs/v1/text-to-speech/keza/multi-stream-input');
     poor.send({ text: ' ', context_id: 'c' });
     const refused = await poor.next((m) => 'error' in m);
     assert.equal((refused as { error?: string }).error, 'insufficient_tokens');
     poor.close();
     assert.deepEqual(
-      (await fixture.ledgerOf(broke.accountId)).filter((e) => e.kind === 'charge'),
+      (await suite.fixture.ledgerOf(broke.accountId)).filter((e) => e.kind === 'charge'),
       [],
     );
 
-    const { key } = await fixture.newAccount();
+    const { key } = await suite.fixture.newAccount();
     const idle = await connect(
       key,
       '/elevenlabs/v1/text-to-speech/keza/multi-stream-input?inactivity_timeout=1',
@@ -274,7 +259,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
   }, async () => {
     (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'error' });
     const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
-    const { key } = await fixture.newAccount({ topUp: 300 });
+    const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const lines: [string, string][] = [
       ['keza', 'Muraho, murakaza neza. Mbese nabafasha iki?'],
       ['james', 'Hello, thank you for calling. How can I help?'],
@@ -283,7 +268,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
     for (const [voiceId, text] of lines) {
       const tts = new plugin.TTS({
         apiKey: key,
-        baseURL: `${base}/elevenlabs/v1`,
+        baseURL: `${suite.base}/elevenlabs/v1`,
         voiceId,
         encoding: 'pcm_16000',
         model: 'eleven_flash_v2_5',
