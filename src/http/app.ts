@@ -29,6 +29,7 @@ import { jambonzRoutes } from './compat/jambonz.ts';
 import { vapiRoutes } from './compat/vapi.ts';
 import { ApiError, errorBody, knownError } from './errors.ts';
 import { discardRefusedBody } from './lingering-close.ts';
+import { loggedRequest } from './log-redaction.ts';
 import { OPENAI_PREFIX, openAiErrorType } from './openai-speech.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendPage } from './page-headers.ts';
@@ -190,7 +191,7 @@ function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requestTimeoutMs = 60_000;
   const app = Fastify({
-    logger: deps.logger,
+    logger: deps.logger && { ...deps.logger, serializers: { req: loggedRequest } },
     trustProxy: deps.trustedProxies?.length ? [...deps.trustedProxies] : false,
     genReqId: requestId,
     requestIdHeader: false,

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+
+// What the request log may say of a request. Some clients must put a secret in the URL (a
+// Cartesia socket's `api_key`, the studio socket's anti-forgery `csrf`): the log keeps the name
+// of such a parameter and never its value.
+
+/** Query parameters whose values are secrets, by name (any case). */
+const SECRET_PARAMETER = /key|token|secret|csrf|auth|password/i;
+
+/** `url` with the value of every secret query parameter replaced. */
+export function redactedUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const parts = url
+    .slice(query + 1)
+    .split('&')
+    .map((part) => {
+      const name = part.split('=', 1)[0] ?? '';
+      return SECRET_PARAMETER.test(decodeSafely(name)) ? `${name}=[redacted]` : part;
+    });
+  return `${url.slice(0, query)}?${parts.join('&')}`;
+}
+
+function decodeSafely(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** The request as the log shows it: Fastify's default fields, its URL redacted. */
+export function loggedRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactedUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
