@@ -49,9 +49,6 @@ const messageSchema = z.discriminatedUnion(
   { error: 'a message must be stream (with text), flush, stop or keepalive' },
 );
 
-/** What these routes are given (`../options.ts`). */
-export type JambonzOptions = CompatibleOptions;
-
 /** The voice jambonz names, checked against the language it sends (`rw`, `en-US`...). */
 function voiceFor(id: string, language: string | null | undefined): Voice {
   const voice = voiceOfPath(id, 'voice');
@@ -158,7 +155,7 @@ function jambonzProtocol(voice: Voice, format: StreamFormat): LiveProtocol {
 }
 
 /** `POST /jambonz` (the HTTP form) and `GET /jambonz` upgraded (the streaming form). */
-export const jambonzRoutes: FastifyPluginAsync<JambonzOptions> = async (app, options) => {
+export const jambonzRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   app.post(
     '/jambonz',
     { schema: { hide: true }, preValidation: admitKey(options, 'jambonz') },

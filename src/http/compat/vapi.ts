@@ -33,9 +33,6 @@ const voiceRequestSchema = z.object({
   }),
 });
 
-/** What these routes are given (`../options.ts`). */
-export type VapiOptions = CompatibleOptions;
-
 /** The key in `X-VAPI-SECRET` (the custom voice's secret), else in Ijwi's own headers. */
 function vapiKey(request: FastifyRequest): string {
   const secret = request.headers['x-vapi-secret'];
@@ -44,7 +41,7 @@ function vapiKey(request: FastifyRequest): string {
 }
 
 /** `POST /vapi/{voice}`: a Vapi `voice-request`, answered with PCM as it is spoken. */
-export const vapiRoutes: FastifyPluginAsync<VapiOptions> = async (app, options) => {
+export const vapiRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   app.post<{ Params: { voice: string } }>(
     '/vapi/:voice',
     { preValidation: admitKey({ ...options, keyFrom: vapiKey }, 'vapi') },

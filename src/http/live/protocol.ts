@@ -8,8 +8,10 @@ import { ApiError, type ErrorCode } from '../errors.ts';
 
 /** At most this many contexts are open at once on one connection. */
 export const MAX_CONTEXTS_PER_CONNECTION = 5;
-/** A context id: short, printable, so it can be echoed and logged safely. */
-const contextId = z.string().regex(/^[\w.:-]{1,64}$/, 'context_id must be 1-64 letters, digits, or _ . : -');
+/** A context id (every protocol's): short, printable, so it can be echoed and logged safely. */
+export const contextId = z
+  .string()
+  .regex(/^[\w.:-]{1,64}$/, 'context_id must be 1-64 letters, digits, or _ . : -');
 
 const text = z.strictObject({
   type: z.literal('text'),

@@ -7,6 +7,7 @@ import type { AudioTarget } from '../../../speech/synthesize.ts';
 import type { Voice } from '../../../speech/voices.ts';
 import { apiKeyFrom } from '../../api-key.ts';
 import { ApiError, errorBody } from '../../errors.ts';
+import { contextId } from '../../live/protocol.ts';
 import { voiceOfPath } from '../voice-id.ts';
 
 // Cartesia's generation request (`/tts/bytes`, `/tts/sse`, and each message of `/tts/websocket`):
@@ -37,10 +38,7 @@ export const generationSchema = z.looseObject({
   language: z.string().max(35).nullish(),
   output_format: outputFormat,
   add_timestamps: z.boolean().nullish(),
-  context_id: z
-    .string()
-    .regex(/^[\w.:-]{1,64}$/, 'context_id must be 1-64 letters, digits, or _ . : -')
-    .nullish(),
+  context_id: contextId.nullish(),
   continue: z.boolean().nullish(),
 });
 

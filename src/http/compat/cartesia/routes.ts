@@ -17,9 +17,6 @@ import {
 } from './request.ts';
 import { cartesiaProtocol } from './websocket.ts';
 
-/** What these routes are given (`../options.ts`). */
-export type CartesiaOptions = CompatibleOptions;
-
 const encoder = new TextEncoder();
 
 /** The samples as the format asks: 32-bit floats for `pcm_f32le`, else as made. */
@@ -71,7 +68,7 @@ function sseBody(audio: CartesiaAudio, generation: Generation): StreamBody {
  * `POST /tts/sse` (server-sent events), each one billed stream call; `GET /tts/websocket` (a live
  * connection speaking Cartesia's frames, each context a live context).
  */
-export const cartesiaRoutes: FastifyPluginAsync<CartesiaOptions> = async (app, options) => {
+export const cartesiaRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   const route = {
     schema: { hide: true },
     preValidation: admitKey({ ...options, keyFrom: cartesiaKey }, 'cartesia'),

@@ -7,9 +7,6 @@ import { voiceIdOf } from '../voice-id.ts';
 import { deepgramAudio, deepgramKey } from './speak.ts';
 import { deepgramProtocol } from './websocket.ts';
 
-/** What these routes are given (`../options.ts`). */
-export type DeepgramOptions = CompatibleOptions;
-
 type SpeakRequest = FastifyRequest<{ Querystring: Record<string, unknown> }>;
 
 /**
@@ -17,7 +14,7 @@ type SpeakRequest = FastifyRequest<{ Querystring: Record<string, unknown> }>;
  * made, one billed stream call) and the WebSocket on the same path (one live context a socket).
  * The key is `Authorization: Token <key>`; `model` names an Ijwi voice.
  */
-export const deepgramRoutes: FastifyPluginAsync<DeepgramOptions> = async (app, options) => {
+export const deepgramRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   const admitPost = admitKey({ ...options, keyFrom: deepgramKey }, 'deepgram');
   app.post(
     '/deepgram/v1/speak',

@@ -13,9 +13,6 @@ import { elevenLabsKeyFrom } from './api-key.ts';
 import { type ElevenLabsSpeech, parseElevenLabsSpeech } from './speech-request.ts';
 import { elevenLabsProtocol, inactivityMs, websocketFormat } from './websocket.ts';
 
-/** What these routes are given (`../options.ts`). */
-export type ElevenLabsSpeechOptions = CompatibleOptions;
-
 type SpeechRequest = FastifyRequest<{
   Params: { voice_id: string };
   Querystring: { output_format?: string };
@@ -106,7 +103,7 @@ function linesWithTimestamps(): StreamBody {
  * (one JSON object) and `.../stream/with-timestamps` (a JSON object a line). Each is one billed
  * stream call, admitted by the `xi-api-key` and the key's rate limit.
  */
-export const elevenLabsSpeechRoutes: FastifyPluginAsync<ElevenLabsSpeechOptions> = async (app, options) => {
+export const elevenLabsSpeechRoutes: FastifyPluginAsync<CompatibleOptions> = async (app, options) => {
   const route = { preValidation: admitKey({ ...options, keyFrom: elevenLabsKey }, 'elevenlabs') };
   const refusals = { caller: 'key', supportEmail: options.supportEmail } as const;
 

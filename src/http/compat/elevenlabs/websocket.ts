@@ -3,7 +3,13 @@ import type { StreamFormat } from '../../../speech/audio/formats.ts';
 import type { WordTiming } from '../../../speech/synthesize.ts';
 import type { Voice } from '../../../speech/voices.ts';
 import { ApiError } from '../../errors.ts';
-import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../../live/protocol.ts';
+import {
+  type ClientMessage,
+  contextId,
+  type LiveProtocol,
+  readFrame,
+  type ServerMessage,
+} from '../../live/protocol.ts';
 import { normalizedAlignment } from './alignment.ts';
 import { parseOutputFormat, supportedOutputFormats } from './output-format.ts';
 
@@ -29,10 +35,7 @@ const DEFAULT_CONTEXT = 'default';
 
 const frameSchema = z.looseObject({
   text: z.string().optional(),
-  context_id: z
-    .string()
-    .regex(/^[\w.:-]{1,64}$/, 'context_id must be 1-64 letters, digits, or _ . : -')
-    .optional(),
+  context_id: contextId.optional(),
   flush: z.boolean().optional(),
   close_context: z.boolean().optional(),
   close_socket: z.boolean().optional(),
