@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { streamFormats } from '../src/speech/audio/formats.ts';
-import { ClauseCache } from '../src/speech/clause-cache.ts';
+import { ClauseCache } from '../src/speech/cache/clause-cache.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
+import { warmUpPlan } from '../src/speech/pool/warm-up.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
-import { findVoice } from '../src/speech/voices.ts';
-import { warmUpPlan } from '../src/speech/warm-up.ts';
+import { findVoice } from '../src/speech/voices/voices.ts';
 import { Scrape } from '../test/helpers/metrics.ts';
 import { type FreshCall, freshBurst, freshCalls } from './fresh-burst-run.ts';
 import type { FreshCalls } from './results.ts';

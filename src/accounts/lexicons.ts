@@ -1,8 +1,8 @@
-import { firstForbiddenCharacter } from '../speech/control-characters.ts';
 import { ipaReaderOf } from '../speech/engines/registry.ts';
-import { Lexicon } from '../speech/lexicon.ts';
+import { firstForbiddenCharacter } from '../speech/input/control-characters.ts';
+import { Lexicon } from '../speech/text/lexicon.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { languages, voicesOf } from '../speech/voices.ts';
+import { languages, voicesOf } from '../speech/voices/voices.ts';
 import { codePointCount } from '../unicode.ts';
 import { newId } from './ids.ts';
 import type { LexiconEntry, LexiconKind, LexiconRepository } from './lexicon-repository.ts';

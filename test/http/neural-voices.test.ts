@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadAssignedVoices } from '../../src/speech/assigned-voices.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { TRUE_PEAK_CEILING_DBTP } from '../../src/speech/audio/level.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
@@ -13,7 +12,8 @@ import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
 import { calibratePackSpeakers } from '../../src/speech/loudness/pack-calibration.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
-import { useAssignedVoices } from '../../src/speech/voices.ts';
+import { loadAssignedVoices } from '../../src/speech/voices/assigned-voices.ts';
+import { useAssignedVoices } from '../../src/speech/voices/voices.ts';
 import { measureLoudness, noDecoder } from '../helpers/decoder.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import {

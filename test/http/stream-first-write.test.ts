@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ClauseCache } from '../../src/speech/clause-cache.ts';
+import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { storeFactories } from '../helpers/databases.ts';
 import { buildTtsTestApp, startTestPool, type TtsFixture, waitUntil } from '../helpers/tts-fixture.ts';

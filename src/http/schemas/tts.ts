@@ -8,9 +8,9 @@ import {
   streamFormats,
 } from '../../speech/audio/formats.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
-import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/document.ts';
-import { textTypes } from '../../speech/input-text.ts';
-import { builtInVoices, languages } from '../../speech/voices.ts';
+import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/input/document.ts';
+import { textTypes } from '../../speech/input/input-text.ts';
+import { builtInVoices, languages } from '../../speech/voices/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import {
   type CloningField,

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { startTypeScriptWorker } from '../typescript-worker.ts';
+import { startTypeScriptWorker } from '../runtime/typescript-worker.ts';
 import type { CompressedFormat } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
 

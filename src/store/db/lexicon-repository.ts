@@ -5,7 +5,7 @@ import type {
   LexiconWrite,
   NewLexiconEntry,
 } from '../../accounts/lexicon-repository.ts';
-import { phraseKey } from '../../speech/lexicon.ts';
+import { phraseKey } from '../../speech/text/lexicon.ts';
 import type { LexiconEntriesTable, Schema } from './schema.ts';
 
 function toEntry(row: Selectable<LexiconEntriesTable>): LexiconEntry {

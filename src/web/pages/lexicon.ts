@@ -1,6 +1,6 @@
 import type { LexiconEntry } from '../../accounts/lexicon-repository.ts';
 import { MAX_LEXICON_ENTRIES, MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
-import { languages } from '../../speech/voices.ts';
+import { languages } from '../../speech/voices/voices.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import type { Translator } from '../i18n/translator.ts';

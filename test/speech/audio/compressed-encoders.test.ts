@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/compressed-encoders.ts';
 import { compressedFormatNames, compressedFormats } from '../../../src/speech/audio/compressed-formats.ts';
 import { ENCODING_THREAD_NAME, EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
-import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/format-encoders.ts';
 import { oggCrc } from '../../../src/speech/audio/ogg.ts';
 import { int16ToLittleEndianBytes } from '../../../src/speech/audio/pcm.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
