@@ -7,7 +7,12 @@ import { SessionService } from './accounts/sessions.ts';
 import { StudioAudioService } from './accounts/studio-audio.ts';
 import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
-import { configuredPlayUrlKey, freshPlayUrlKey, PlayUrlSigner } from './calls/play-url-signer.ts';
+import {
+  configuredPlayUrlKey,
+  freshPlayUrlKey,
+  PlayUrlSigner,
+  storedPlayUrlKey,
+} from './calls/play-url-signer.ts';
 import { PLAY_URL_MAX_SECONDS, PlayUrls } from './calls/play-urls.ts';
 import { ConfigError, loadConfig, type MetricsConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -145,7 +150,7 @@ async function main(): Promise<void> {
       signer: new PlayUrlSigner(
         playKey === undefined
           ? configuredPlayUrlKey(config.playUrls.secret ?? '')
-          : { id: playKey.id, secret: Buffer.from(playKey.secret, 'utf8') },
+          : storedPlayUrlKey(playKey),
       ),
       // A URL never outlives the audio it keeps.
       maxLifetimeSeconds: Math.min(PLAY_URL_MAX_SECONDS, Math.floor(config.fileLifetimeMs / 1000)),

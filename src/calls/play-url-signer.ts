@@ -75,6 +75,11 @@ export function configuredPlayUrlKey(secret: string): PlayUrlKey {
   return { id: `c${digest.slice(0, 10)}`, secret: Buffer.from(secret, 'utf8') };
 }
 
+/** The key kept in the database (`PlayUrlRepository.signingKey`) as the signer takes it. */
+export function storedPlayUrlKey(stored: { readonly id: string; readonly secret: string }): PlayUrlKey {
+  return { id: stored.id, secret: Buffer.from(stored.secret, 'utf8') };
+}
+
 /** A new random key (256 bits), for a deployment whose operator configures none. */
 export function freshPlayUrlKey(): { readonly id: string; readonly secret: string } {
   return { id: `k${randomBytes(6).toString('hex')}`, secret: randomBytes(32).toString('base64url') };

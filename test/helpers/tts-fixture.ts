@@ -10,7 +10,7 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
 import { LexiconService } from '../../src/accounts/lexicons.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
-import { freshPlayUrlKey, PlayUrlSigner } from '../../src/calls/play-url-signer.ts';
+import { freshPlayUrlKey, PlayUrlSigner, storedPlayUrlKey } from '../../src/calls/play-url-signer.ts';
 import { PLAY_URL_MAX_SECONDS, PlayUrls } from '../../src/calls/play-urls.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/schemas/voices.ts';
@@ -175,7 +175,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
         maxPerAccount: options.playUrlsPerAccount ?? 1000,
         charsPerToken,
       }),
-      signer: new PlayUrlSigner({ id: playKey.id, secret: Buffer.from(playKey.secret, 'utf8') }),
+      signer: new PlayUrlSigner(storedPlayUrlKey(playKey)),
       maxLifetimeSeconds: PLAY_URL_MAX_SECONDS,
     },
     tts: {

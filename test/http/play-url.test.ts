@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { PlayUrls } from '../../src/calls/play-urls.ts';
 import { parseWav } from '../../src/speech/audio/wav.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
@@ -215,6 +217,53 @@ describeEachDatabase('playable URLs', (context) => {
       assert.equal((await chargesOf(fixture, account.accountId)).length, 1);
     });
 
+    it('stores the whole audio paid for when the first player hangs up mid-stream', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const { url } = await made(account, { input: textOfLength(900) });
+      const id = new URL(url).pathname.split('/').pop()?.split('.')[0] ?? '';
+      const heard = await new Promise<number>((resolve, reject) => {
+        const req = request(url, (res) => {
+          res.once('data', (chunk: Buffer) => {
+            req.destroy();
+            resolve(chunk.byteLength);
+          });
+        });
+        req.on('error', () => {});
+        req.on('close', () => reject(new Error('closed before any audio')));
+        req.end();
+      });
+      assert.ok(heard > 0);
+      assert.equal((await settled(id))?.state, 'ready');
+      const whole = await run('curl', ['-sS', '--fail', url], { encoding: 'buffer', maxBuffer: 1 << 26 });
+      const seconds = samplesOf(whole.stdout).length / 8000;
+      assert.ok(seconds > 40, `${seconds} s stored`);
+      const charges = await chargesOf(fixture, account.accountId);
+      assert.deepEqual(
+        charges.map((entry) => entry.kind),
+        ['charge'],
+      );
+      assert.ok((charges[0]?.seconds ?? 0) > 40, 'the entry stands for the audio made');
+    });
+
+    it('charges nothing for a player gone before the first audio, and speaks for the next', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const { url } = await made(account);
+      const { hostname, port, pathname } = new URL(url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.end(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+        socket.destroy();
+      });
+      socket.on('error', () => {});
+      await sleep(500);
+      const id = pathname.split('/').pop()?.split('.')[0] ?? '';
+      assert.equal((await settled(id))?.state, 'new');
+      const net = (await chargesOf(fixture, account.accountId)).reduce((sum, entry) => sum + entry.tokens, 0);
+      assert.equal(net, 0, 'nothing charged, or the charge given back');
+      const later = await run('curl', ['-sS', '--fail', url], { encoding: 'buffer', maxBuffer: 1 << 26 });
+      assert.ok(samplesOf(later.stdout).length / 8000 > 3);
+      assert.equal((await fixture.balanceOf(account.accountId)).balance, 999);
+    });
+
     it('speaks MP3 frames when asked, as ffprobe reads them', { skip: noDecoder }, async () => {
       const account = await fixture.newPayingAccount({ topUp: 1000 });
       const { url } = await made(account, { format: 'mp3' });
@@ -323,6 +372,31 @@ describeEachDatabase('playable URLs', (context) => {
       expectError(await fixture.app.inject({ method: 'GET', url: path }), 410, 'play_url_expired');
       assert.equal((await fixture.app.inject({ method: 'HEAD', url: path })).statusCode, 410);
       assert.deepEqual(await chargesOf(fixture, account.accountId), []);
+    });
+  });
+
+  describe('clean-up', () => {
+    it('sweeps expired URLs and their stored audio, and nothing alive', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const short = await made(account, { expires_in: 2 });
+      const alive = await made(account, { expires_in: 600 });
+      for (const { path } of [short, alive])
+        assert.equal((await fixture.app.inject({ method: 'GET', url: path })).statusCode, 200);
+      const idOf = (path: string) => path.slice('/play/'.length).split('.')[0] ?? '';
+      const [gone, kept] = [await settled(idOf(short.path)), await settled(idOf(alive.path))];
+      assert.ok(gone?.fileId && kept?.fileId);
+      await sleep(2100);
+      const urls = new PlayUrls(fixture.db.playUrls, fixture.billing, {
+        maxPerAccount: 10,
+        charsPerToken: 100,
+      });
+      const removed = await urls.sweep((id, format) => fixture.files.delete(id, format));
+      assert.ok(removed >= 1);
+      assert.equal(await fixture.db.playUrls.find(gone.id), undefined);
+      assert.equal(await fixture.files.open(gone.fileId, 'wav'), undefined);
+      assert.equal((await fixture.db.playUrls.find(kept.id))?.state, 'ready');
+      assert.ok(await fixture.files.open(kept.fileId, 'wav'));
+      assert.equal((await fixture.app.inject({ method: 'GET', url: alive.path })).statusCode, 200);
     });
   });
 
