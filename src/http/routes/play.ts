@@ -149,6 +149,7 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
     record: PlayUrlRecord,
   ): Promise<void> {
     let played: PlayedStream | undefined;
+    let heard = false;
     let refusal: CallRefusal | undefined;
     try {
       const tts = parseTtsRequest({ input: record.input, ...record.reading }, options.fileMaxChars);
@@ -182,7 +183,16 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
         },
         refusals,
         async (services, call, delivery, log) => {
-          const outcome = await speakAndStore(services, options.files, call, record.format, delivery, log);
+          // Watched here too: a call that threw after its audio was heard (and charged) must never
+          // leave the URL to be spoken, and charged, again.
+          const watched = {
+            ...delivery,
+            handFirst: async (...args: Parameters<typeof delivery.handFirst>) => {
+              heard ||= await delivery.handFirst(...args);
+              return heard;
+            },
+          };
+          const outcome = await speakAndStore(services, options.files, call, record.format, watched, log);
           if (outcome.ok) played = outcome;
           else refusal = outcome.refusal;
           return outcome;
@@ -192,12 +202,11 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
       if (refusal !== undefined) throw keylessRefusal(refusal);
       throw error;
     } finally {
-      const settlement =
-        played === undefined || !played.heard
-          ? ({ state: 'new' } as const)
-          : played.fileId === undefined
-            ? ({ state: 'failed' } as const)
-            : ({ state: 'ready', fileId: played.fileId } as const);
+      const settlement = !heard
+        ? ({ state: 'new' } as const)
+        : played?.fileId === undefined
+          ? ({ state: 'failed' } as const)
+          : ({ state: 'ready', fileId: played.fileId } as const);
       await urls
         .settle(record.id, settlement)
         .catch((error: unknown) =>
