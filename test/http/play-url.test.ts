@@ -145,6 +145,9 @@ describeEachDatabase('playable URLs', (context) => {
         },
       );
       assert.match(ranged.stdout, /^HTTP\/1\.1 206/);
+      // A cache keeps it no longer than the URL works (an hour by default), not the file's day.
+      const maxAge = Number(/cache-control: private, max-age=(\d+)/i.exec(ranged.stdout)?.[1]);
+      assert.ok(maxAge > 3500 && maxAge <= 3600, ranged.stdout);
       assert.match(
         ranged.stdout,
         new RegExp(`content-range: bytes 100-1099/${whole.stdout.byteLength}`, 'i'),

@@ -32,6 +32,8 @@ function notFound(): ApiError {
 export interface Found {
   readonly file: StoredFile;
   readonly extension: FileExtension;
+  /** When the address it was found by stops working, if before the file's own expiry. */
+  readonly servedUntil?: Date;
 }
 
 async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<Found> {
@@ -50,9 +52,10 @@ function contentTypeOf(extension: FileExtension): string {
 }
 
 /** The headers of a stored file: its type, ranges, how long a cache may keep it. */
-export function setFileHeaders(reply: FastifyReply, { file, extension }: Found): void {
+export function setFileHeaders(reply: FastifyReply, { file, extension, servedUntil }: Found): void {
   // A cache must not serve the file after the server has stopped serving it.
-  const maxAge = Math.max(0, Math.floor((file.expiresAt.getTime() - Date.now()) / 1000));
+  const until = Math.min(file.expiresAt.getTime(), servedUntil?.getTime() ?? Number.POSITIVE_INFINITY);
+  const maxAge = Math.max(0, Math.floor((until - Date.now()) / 1000));
   reply
     .header('Content-Type', contentTypeOf(extension))
     .header('Accept-Ranges', 'bytes')

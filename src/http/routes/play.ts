@@ -139,7 +139,7 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
     const file = record.fileId === null ? undefined : await options.files.open(record.fileId, record.format);
     // Its file gone before the URL (a store with a shorter life, an operator's clean-up).
     if (file === undefined) throw notFound();
-    return { file, extension: record.format };
+    return { file, extension: record.format, servedUntil: new Date(record.expiresAt) };
   }
 
   /** The first fetch: spoken as it streams, stored, charged by the stream's rule; the claim settled. */
