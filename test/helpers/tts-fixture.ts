@@ -97,6 +97,8 @@ export interface TtsFixtureOptions {
   readonly metrics?: { readonly recorder: PrometheusMetrics; readonly token: string };
   /** The clause cache the service keeps; none by default, so each request asks the pool. */
   readonly clauseCache?: ClauseCache;
+  /** Another instance's generated-file folder, shared as instances share one (kept on close). */
+  readonly filesDir?: string;
   /** Playable URLs an account may have alive; 1000 (the service's default) when absent. */
   readonly playUrlsPerAccount?: number;
 }
@@ -143,7 +145,7 @@ export interface TtsFixture {
 export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFixture> {
   const given = options.database ?? ':memory:';
   const db = typeof given === 'object' && 'ledger' in given ? given : await openDatabase(given);
-  const dir = await mkdtemp(join(tmpdir(), 'ijwi-tts-'));
+  const dir = options.filesDir ?? (await mkdtemp(join(tmpdir(), 'ijwi-tts-')));
   const files = await LocalFileStore.create({ dir });
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
@@ -248,7 +250,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     async close() {
       await app.close();
       await db.close();
-      await rm(dir, { recursive: true, force: true });
+      if (options.filesDir === undefined) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { PlayUrls } from '../../src/calls/play-urls.ts';
 import { parseWav } from '../../src/speech/audio/wav.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 import { noDecoder } from '../helpers/decoder.ts';
@@ -375,6 +376,36 @@ describeEachDatabase('playable URLs', (context) => {
       expectError(await fixture.app.inject({ method: 'GET', url: path }), 410, 'play_url_expired');
       assert.equal((await fixture.app.inject({ method: 'HEAD', url: path })).statusCode, 410);
       assert.deepEqual(await chargesOf(fixture, account.accountId), []);
+    });
+  });
+
+  describe('two instances', () => {
+    it('speak a URL once whichever instance its fetches reach, and serve its audio from either', async () => {
+      // A second instance: its own connection to the same database, the same file folder.
+      const other = await buildTtsTestApp({
+        pool: () => pool,
+        database: await openDatabase(context.source),
+        filesDir: fixture.filesDir,
+      });
+      try {
+        const otherBase = await listenOnLoopback(other.app);
+        const account = await fixture.newPayingAccount({ topUp: 1000 });
+        const { url } = await made(account, { input: textOfLength(600) });
+        const onOther = url.replace(base, otherBase);
+        const fetchAll = (target: string) =>
+          run('curl', ['-sS', '--fail', target], { encoding: 'buffer', maxBuffer: 1 << 26 }).then((r) =>
+            samplesOf(r.stdout),
+          );
+        const first = fetchAll(url);
+        await sleep(50);
+        const [a, b] = await Promise.all([first, fetchAll(onOther)]);
+        assert.equal(a.length, b.length);
+        assert.ok(b.length / 8000 > 20);
+        assert.deepEqual(await fetchAll(onOther), b);
+        assert.equal((await chargesOf(fixture, account.accountId)).length, 1);
+      } finally {
+        await other.close();
+      }
     });
   });
 
