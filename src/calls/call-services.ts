@@ -14,7 +14,8 @@ export type SpeechPath =
   | 'vapi'
   | 'deepgram'
   | 'cartesia'
-  | 'jambonz';
+  | 'jambonz'
+  | 'play';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {
