@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
-import { LexiconService } from '../../src/accounts/lexicons.ts';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/schemas/voices.ts';
@@ -113,7 +113,7 @@ export interface TtsFixture {
   readonly db: Database;
   readonly accounts: AccountService;
   readonly billing: BillingService;
-  readonly lexicons: LexiconService;
+  readonly lexicons: DictionaryService;
   readonly files: LocalFileStore;
   /** The folder behind `files`, to count what was written. */
   readonly filesDir: string;
@@ -149,7 +149,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     ledger: db.ledger,
     ...(recorder ? { metrics: recorder } : {}),
   });
-  const lexicons = new LexiconService(db.lexicons);
+  const lexicons = new DictionaryService(db.dictionaries);
   const app = await buildTestApp({
     ...(recorder && options.metrics
       ? { metrics: recorder, metricsRoute: { exposition: recorder, token: options.metrics.token } }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
-import { LexiconService } from '../../src/accounts/lexicons.ts';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import { SessionService } from '../../src/accounts/sessions.ts';
 import { StudioAudioService } from '../../src/accounts/studio-audio.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
@@ -51,7 +51,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
   const { users: userRepository, sessions: sessionRepository, studioAudio } = webRepositories(db.kysely);
   const users = new UserService({ users: userRepository });
-  const lexicons = new LexiconService(db.lexicons);
+  const lexicons = new DictionaryService(db.dictionaries);
   const app = await buildTestApp({
     files,
     ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),

@@ -86,7 +86,7 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
       publicBaseUrl: PUBLIC_BASE_URL,
       supportEmail: null,
       // An account without entries: the document's examples are about the request, not lexicons.
-      lexicons: { lexiconFor: async () => new Lexicon([]) },
+      lexicons: { lexiconFor: async () => ({ ok: true, lexicon: new Lexicon([]) }) },
     },
   });
 }

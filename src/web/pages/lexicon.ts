@@ -1,5 +1,6 @@
-import type { LexiconEntry } from '../../accounts/lexicon-repository.ts';
-import { MAX_LEXICON_ENTRIES, MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
+import { MAX_DICTIONARY_ENTRIES } from '../../accounts/dictionaries.ts';
+import type { LexiconEntry } from '../../accounts/dictionary-repository.ts';
+import { MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
 import { languages } from '../../speech/voices.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
@@ -73,7 +74,7 @@ function problemText(t: Translator, problem: LexiconProblem | undefined): string
     : t.text(PROBLEMS[problem], {
         phraseMax: MAX_PHRASE_CHARS,
         saysMax: MAX_SAYS_CHARS,
-        entries: MAX_LEXICON_ENTRIES,
+        entries: MAX_DICTIONARY_ENTRIES,
       });
 }
 
@@ -210,7 +211,7 @@ export function lexiconPage(context: PageContext, options: LexiconPageOptions): 
     ${notice ? html`<div class="alert alert-${notice.kind}" role="status"><p>${t.text(notice.text)}</p></div>` : ''}
     <section class="card" aria-labelledby="add-title">
       <h2 id="add-title">${t.text('lexicon.addTitle')}</h2>
-      <p class="muted">${t.text('lexicon.addLede', { entries: MAX_LEXICON_ENTRIES })}</p>
+      <p class="muted">${t.text('lexicon.addLede', { entries: MAX_DICTIONARY_ENTRIES })}</p>
       <p class="muted">${t.text('lexicon.wordLanguageLede')}</p>
       ${addForm(t, options)}
     </section>
