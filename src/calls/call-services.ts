@@ -14,7 +14,9 @@ export type SpeechPath =
   | 'vapi'
   | 'deepgram'
   | 'cartesia'
-  | 'jambonz';
+  | 'jambonz'
+  // Not speech: the dictionaries API, whose requests share the key's rate limit.
+  | 'dictionaries';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

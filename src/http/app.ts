@@ -35,6 +35,7 @@ import { registerOpenApi } from './openapi.ts';
 import { sendPage } from './page-headers.ts';
 import { pageContext } from './page-language.ts';
 import { prefersHtml } from './prefers-html.ts';
+import { type DictionaryRouteOptions, dictionaryRoutes } from './routes/dictionaries.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
 import {
@@ -82,10 +83,12 @@ export interface AppDeps {
     | 'charsPerToken'
     | 'rateLimit'
     | 'publicBaseUrl'
-    | 'lexicons'
     | 'supportEmail'
     | 'clauseCache'
-  >;
+  > & {
+    /** Each account's pronunciation dictionaries: spoken by every request, and the dictionaries API. */
+    readonly lexicons: DictionaryRouteOptions['dictionaries'] & TtsOptions['lexicons'];
+  };
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
   readonly liveTimings?: Partial<LiveTimings>;
   /** The website's services (sign-up, sessions, keys, usage); with `tts`, they add the web pages. */
@@ -132,7 +135,10 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
   const code = (error as Partial<FastifyError>).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('body_too_large', `the body is larger than the ${BODY_LIMIT_BYTES} bytes allowed`);
+      return new ApiError(
+        'body_too_large',
+        `the body is larger than the ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes allowed`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(
         'unsupported_media_type',
@@ -313,6 +319,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fileMaxChars: deps.limits.fileMaxChars,
       streamMaxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
+    });
+    await app.register(dictionaryRoutes, {
+      ...deps.tts,
+      metrics,
+      requestsPerMinute: deps.limits.requestsPerMinute,
+      dictionaries: deps.tts.lexicons,
     });
     const liveSockets = new LiveSockets({
       ...deps.tts,

@@ -102,10 +102,9 @@ export class SqlDictionaryRepository implements DictionaryRepository {
       .where('dictionary_id', '=', dictionaryId)
       .where('added_in', '<=', version)
       .where((eb) => eb.or([eb('removed_in', 'is', null), eb('removed_in', '>', version)]))
-      .orderBy('added_in')
       .orderBy('created_at')
-      .orderBy('language')
-      .orderBy('phrase_key')
+      .orderBy('position')
+      .orderBy('id')
       .execute();
     return rows.map(toEntry);
   }
@@ -258,7 +257,8 @@ export class SqlDictionaryRepository implements DictionaryRepository {
       await trx
         .insertInto('pronunciation_entries')
         .values(
-          entries.slice(i, i + 200).map((e) => ({
+          entries.slice(i, i + 200).map((e, j) => ({
+            position: i + j,
             id: e.id,
             dictionary_id: dictionaryId,
             language: e.language,

@@ -304,6 +304,8 @@ const migrations: Record<string, Migration> = {
         .addColumn('added_in', 'integer', (c) => c.notNull())
         .addColumn('removed_in', 'integer')
         .addColumn('created_at', 'text', (c) => c.notNull())
+        // The order of entries written together, as their request gave them.
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('pronunciation_entries_pk', ['id', 'added_in'])
         .execute();
       await db.schema

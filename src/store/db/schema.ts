@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { LedgerKind } from '../../accounts/repositories.ts';
 
 // Table shapes as kysely sees them. Column names are snake_case in the database and camelCase in
@@ -112,4 +113,6 @@ export interface PronunciationEntriesTable {
   /** The version that removed or replaced it; null while it is current. */
   removed_in: number | null;
   created_at: string;
+  /** The order of entries written together (with the same `created_at`). */
+  position: Generated<number>;
 }

@@ -313,13 +313,14 @@ describeEachDatabase('database', (context) => {
           { id: first?.id, version: first?.version, entries: first?.entryCount, isDefault: first?.isDefault },
           { id: 'dict_store0000000000001', version: 7, entries: 3, isDefault: true },
         );
+        // In the order of before: oldest first, then by id.
         assert.deepEqual(
           (await dictionaries.list(account.id)).map((e) => [e.id, e.phrase, e.kind, e.says, e.wordLanguage]),
           [
             ['lex_a', 'Uwase', 'respelling', 'oo wah seh', null],
             ['lex_b', 'Gisozi', 'respelling', 'Gisozi', 'rw'],
             ['lex_c', 'Nyanza', 'ipa', 'njanza', null],
-          ].sort((a, b) => String(a[1]).toLowerCase().localeCompare(String(b[1]).toLowerCase())),
+          ],
         );
         const spoken = await dictionaries.lexiconFor(account.id, 'en');
         assert.ok(spoken.ok && spoken.lexicon.size === 3);
