@@ -84,7 +84,11 @@ export function readPls(text: string, maxLexemes: number): PlsReading {
   const lexemes: Lexeme[] = [];
   try {
     parser.on('error', (error) => fail(`not well-formed XML: ${error.message.replace(/^\d+:\d+: /, '')}`));
-    parser.on('doctype', () => fail('a DOCTYPE is not allowed: PLS needs no entities or DTD'));
+    parser.on('doctype', () => {
+      // Named where it starts: saxes reports it where it ends, after any entity declarations.
+      const lines = text.slice(0, Math.max(0, text.indexOf('<!DOCTYPE'))).split(/\r\n|\r|\n/).length;
+      throw new PlsError('a DOCTYPE is not allowed: PLS needs no entities or DTD', lines);
+    });
     parser.on('processinginstruction', () => fail('processing instructions are not allowed'));
     parser.on('opentag', (tag: SaxesTagNS) => {
       if (skipping > 0) {

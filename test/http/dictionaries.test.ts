@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { IJWI_PLS_NAMESPACE, PLS_MEDIA_TYPE } from '../../src/accounts/pls.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 import { LiveClient } from '../helpers/live-client.ts';
@@ -356,5 +357,138 @@ describeEachDatabase('pronunciation dictionaries API', (context) => {
     assert.equal(foreign.ended.type, 'error');
     assert.deepEqual([foreign.ended.code, foreign.ended.param], ['not_found', 'dictionaries[0].id']);
     assert.equal(foreign.audio.length, 0);
+  });
+
+  it('imports and exports W3C PLS files, which round-trip, and replaces one language from a file', async () => {
+    const account = await fixture.newAccount();
+    const pls = `<?xml version="1.0" encoding="UTF-8"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon"
+    xmlns:ijwi="${IJWI_PLS_NAMESPACE}" alphabet="ipa" xml:lang="en-GB">
+  <lexeme ijwi:word-language="rw"><grapheme>Mugabo</grapheme><alias>Mugabo</alias></lexeme>
+  <lexeme><grapheme>W3C</grapheme><alias>World Wide Web Consortium</alias></lexeme>
+  <lexeme><grapheme>Nyanza</grapheme><phoneme>njanza</phoneme></lexeme>
+</lexicon>`;
+    const imported = await api(account, 'POST', '/api/v1/dictionaries?name=Imported', pls, PLS_MEDIA_TYPE);
+    assert.equal(imported.statusCode, 201, imported.body);
+    const { id } = imported.json();
+    assert.deepEqual([imported.json().version, imported.json().entry_count], [1, 3]);
+    const exported = await api(account, 'GET', `/api/v1/dictionaries/${id}/pls`);
+    assert.equal(exported.statusCode, 200, exported.body);
+    assert.match(String(exported.headers['content-type']), /^application\/pls\+xml/);
+    const again = await api(
+      account,
+      'POST',
+      '/api/v1/dictionaries?name=Again',
+      exported.body,
+      PLS_MEDIA_TYPE,
+    );
+    assert.equal(again.statusCode, 201, again.body);
+    const entriesOf = async (dictionary: string) =>
+      (await api(account, 'GET', `/api/v1/dictionaries/${dictionary}`))
+        .json()
+        .entries.map((e: Record<string, unknown>) => [e.language, e.phrase, e.kind, e.says, e.word_language]);
+    const first = await entriesOf(id);
+    assert.deepEqual(first, [
+      ['en', 'Mugabo', 'respelling', 'Mugabo', 'rw'],
+      ['en', 'W3C', 'respelling', 'World Wide Web Consortium', null],
+      ['en', 'Nyanza', 'ipa', 'njanza', null],
+    ]);
+    assert.deepEqual(await entriesOf(again.json().id), first, 'export then import gives the same entries');
+
+    // A French file replaces the French entries only.
+    await api(account, 'POST', `/api/v1/dictionaries/${id}/entries`, {
+      entries: [{ language: 'fr', phrase: 'Gisozi', kind: 'respelling', says: 'guisozi' }],
+    });
+    const french = `<?xml version="1.0"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="fr">
+  <lexeme><grapheme>Kigali</grapheme><alias>kigali</alias></lexeme>
+</lexicon>`;
+    const replaced = await api(account, 'PUT', `/api/v1/dictionaries/${id}`, french, PLS_MEDIA_TYPE);
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual(
+      (await entriesOf(id)).map((e: unknown[]) => e[1]),
+      ['Mugabo', 'W3C', 'Nyanza', 'Kigali'],
+    );
+    expectError(
+      await api(account, 'GET', `/api/v1/dictionaries/${id}/pls`),
+      400,
+      'invalid_request',
+      'language',
+    );
+    const frenchOut = await api(account, 'GET', `/api/v1/dictionaries/${id}/pls?language=fr&version=2`);
+    assert.match(frenchOut.body, /<grapheme>Gisozi<\/grapheme>/, 'version 2 still had Gisozi');
+  });
+
+  it('refuses hostile or wrong PLS files with a clear 4xx naming the line, and stores nothing', async () => {
+    const account = await fixture.newAccount();
+    const target = await create(account, 'Target', [entry('Mugabo', 'moo gah boh')]);
+    const lexicon = (body: string, lang = 'en') =>
+      `<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="${lang}">\n${body}</lexicon>`;
+    const laughs = `<?xml version="1.0"?>
+<!DOCTYPE lexicon [
+  <!ENTITY lol "lol">
+  <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+  <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+  <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+  <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+  <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+  <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+  <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+${lexicon('<lexeme><grapheme>lol</grapheme><alias>&lol9;</alias></lexeme>\n')}`;
+    const external = `<?xml version="1.0"?>
+<!DOCTYPE lexicon [ <!ENTITY x SYSTEM "file:///etc/passwd"> ]>
+${lexicon('<lexeme><grapheme>x</grapheme><alias>&x;</alias></lexeme>\n')}`;
+    const lexemes = (n: number) =>
+      lexicon(
+        Array.from(
+          { length: n },
+          (_, i) => `<lexeme><grapheme>w${i}</grapheme><alias>a</alias></lexeme>\n`,
+        ).join(''),
+      );
+    const badIpa = lexicon(
+      '<lexeme><grapheme>ok</grapheme><alias>fine</alias></lexeme>\n<lexeme>\n<grapheme>Nyanza</grapheme><phoneme>ʘʘ</phoneme></lexeme>\n',
+    );
+    const tenMegabytes = lexicon(`<!-- ${'x'.repeat(10 * 1024 * 1024)} -->\n`);
+    const cases: [string, string, number, string, RegExp][] = [
+      ['billion laughs', laughs, 400, 'invalid_request', /^line 2: a DOCTYPE is not allowed/],
+      ['external entity', external, 400, 'invalid_request', /^line 2: a DOCTYPE is not allowed/],
+      ['bad IPA', badIpa, 400, 'invalid_request', /^line 3: the \w+ voice cannot say "ʘ"/],
+      [
+        '1,001 lexemes',
+        lexemes(1001),
+        400,
+        'invalid_request',
+        /^line 1002: a PLS file has at most 1000 lexemes/,
+      ],
+      ['100,000 lexemes', lexemes(100_000), 413, 'body_too_large', /1048576 bytes/],
+      ['10 MB', tenMegabytes, 413, 'body_too_large', /1048576 bytes/],
+    ];
+    for (const [what, body, status, code, message] of cases) {
+      for (const [method, url] of [
+        ['POST', '/api/v1/dictionaries?name=Hostile'],
+        ['PUT', `/api/v1/dictionaries/${target.id}`],
+      ] as const) {
+        const refused = expectError(await api(account, method, url, body, PLS_MEDIA_TYPE), status, code);
+        assert.match(refused.message, message, `${what} on ${method}`);
+      }
+    }
+    const listed = (await api(account, 'GET', '/api/v1/dictionaries')).json().dictionaries;
+    assert.deepEqual(
+      listed.map((d: { name: string; version: number }) => [d.name, d.version]),
+      [
+        ['default', 0],
+        ['Target', 1],
+      ],
+      'nothing stored, no version made',
+    );
+    expectError(
+      await api(account, 'POST', '/api/v1/dictionaries', lexemes(1), PLS_MEDIA_TYPE),
+      400,
+      'invalid_request',
+      'name',
+    );
   });
 });
