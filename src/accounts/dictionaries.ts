@@ -65,7 +65,14 @@ export type DictionaryResult<T> = ({ readonly ok: true } & T) | DictionaryRefusa
 /** The lexicon a request speaks with, or the dictionary it named that is not the account's. */
 export type LexiconChoice =
   | { readonly ok: true; readonly lexicon: Lexicon }
-  | { readonly ok: false; readonly code: 'not_found'; readonly message: string; readonly param: string };
+  | {
+      readonly ok: false;
+      readonly code: 'not_found';
+      readonly message: string;
+      /** Which of the named dictionaries, and whether its id or its version is not the account's. */
+      readonly index: number;
+      readonly part: 'id' | 'version';
+    };
 
 const API_FIELDS: Record<keyof LexiconInput, string> = {
   language: 'language',
@@ -336,7 +343,8 @@ export class DictionaryService {
           ok: false,
           code: 'not_found',
           message: `no dictionary ${ref.id}`,
-          param: `dictionaries[${index}].id`,
+          index,
+          part: 'id',
         };
       const version = ref.version ?? known.version;
       if (version > known.version || version < known.firstVersion)
@@ -344,7 +352,8 @@ export class DictionaryService {
           ok: false,
           code: 'not_found',
           message: versionMissing(ref.id, version, known),
-          param: `dictionaries[${index}].version`,
+          index,
+          part: 'version',
         };
       chosen.push({ id: ref.id, version });
     }

@@ -22,6 +22,7 @@ import { CARTESIA_PREFIX, cartesiaError } from './compat/cartesia/request.ts';
 import { cartesiaRoutes } from './compat/cartesia/routes.ts';
 import { deepgramRoutes } from './compat/deepgram/routes.ts';
 import { DEEPGRAM_PREFIX, deepgramError } from './compat/deepgram/speak.ts';
+import { elevenLabsDictionaryRoutes } from './compat/elevenlabs/dictionaries.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
@@ -360,6 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxChars: deps.limits.streamMaxChars,
     });
     await app.register(elevenLabsSpeechRoutes, compatible);
+    await app.register(elevenLabsDictionaryRoutes, { ...compatible, dictionaries: deps.tts.lexicons });
     await app.register(vapiRoutes, compatible);
     if (deps.web) {
       await app.register(webPlugin, {

@@ -330,20 +330,25 @@ export function speechPart(
 /** What speaking needs from the dictionaries: the lexicon a request speaks with. */
 export type TtsLexicons = Pick<DictionaryService, 'lexiconFor'>;
 
+/** How a protocol names the field of a request's `index`th dictionary's id or version. */
+export type DictionaryField = (index: number, part: 'id' | 'version') => string;
+
+const nativeField: DictionaryField = (index, part) => `dictionaries[${index}].${part}`;
+
 /**
  * The lexicon of `dictionaries` (the account's default when none is named) for `language`, or the
- * 404 for a dictionary or version the account does not have, named by `field`.
+ * 404 for a dictionary or version the account does not have, naming its field.
  */
 export async function lexiconOf(
   lexicons: TtsLexicons,
   accountId: string,
   language: LanguageCode,
   dictionaries: readonly DictionaryRef[] = [],
-  field = 'dictionaries',
+  field: DictionaryField = nativeField,
 ): Promise<Lexicon> {
   const choice = await lexicons.lexiconFor(accountId, language, dictionaries);
   if (!choice.ok)
-    throw new ApiError('not_found', choice.message, { param: choice.param.replace(/^dictionaries/, field) });
+    throw new ApiError('not_found', choice.message, { param: field(choice.index, choice.part) });
   return choice.lexicon;
 }
 
@@ -355,8 +360,9 @@ export async function withLexicon<T extends TtsRequest>(
   request: T,
   accountId: string,
   lexicons: TtsLexicons,
+  field: DictionaryField = nativeField,
 ): Promise<T> {
-  const lexicon = await lexiconOf(lexicons, accountId, request.voice.language, request.dictionaries);
+  const lexicon = await lexiconOf(lexicons, accountId, request.voice.language, request.dictionaries, field);
   return { ...request, ...withPronunciations(request, lexicon, request.voice.language, request.textType) };
 }
 
