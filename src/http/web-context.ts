@@ -27,7 +27,10 @@ export interface WebServices {
   /** Customers' requests to buy tokens. */
   readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;
   /** Each account's pronunciation lexicon: edited on its page, applied in the studio as on the API. */
-  readonly lexicons: Pick<DictionaryService, 'list' | 'add' | 'update' | 'remove' | 'lexiconFor'>;
+  readonly lexicons: Pick<
+    DictionaryService,
+    'list' | 'add' | 'update' | 'remove' | 'lexiconFor' | 'dictionaries'
+  >;
   /** The studio's generations, so that a download in another format is only ever one of them. */
   readonly studioAudio: Pick<StudioAudioService, 'remember' | 'madeFor'>;
 }

@@ -35,6 +35,8 @@ export interface WebFixture {
   readonly accounts: AccountService;
   readonly billing: BillingService;
   readonly users: UserService;
+  /** Each account's pronunciation dictionaries, as the pages and the API reach them. */
+  readonly dictionaries: DictionaryService;
   readonly rateLimit: RateLimitStore;
   readonly publicBaseUrl: string;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
     accounts,
     billing,
     users,
+    dictionaries: lexicons,
     rateLimit,
     publicBaseUrl,
     async close() {

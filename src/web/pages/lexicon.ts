@@ -1,4 +1,8 @@
-import { MAX_DICTIONARY_ENTRIES } from '../../accounts/dictionaries.ts';
+import {
+  type DictionaryInfo,
+  MAX_DICTIONARY_ENTRIES,
+  MAX_SELECTED_DICTIONARIES,
+} from '../../accounts/dictionaries.ts';
 import type { LexiconEntry } from '../../accounts/dictionary-repository.ts';
 import { MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
 import { languages } from '../../speech/voices.ts';
@@ -40,7 +44,10 @@ export interface LexiconFormState {
 
 export interface LexiconPageOptions {
   readonly viewer: Extract<Viewer, { kind: 'user' }>;
+  /** The default dictionary's entries, which the page edits. */
   readonly entries: readonly LexiconEntry[];
+  /** Every dictionary of the account, the default one first. */
+  readonly dictionaries: readonly DictionaryInfo[];
   readonly notice?: LexiconNotice;
   /** The add form as it was refused. */
   readonly refused?: LexiconFormState;
@@ -194,6 +201,26 @@ function entriesTable(t: Translator, options: LexiconPageOptions): SafeHtml {
 </table></div>`;
 }
 
+function dictionariesTable(t: Translator, options: LexiconPageOptions): SafeHtml {
+  const column = {
+    name: t.text('lexicon.dictionary.name'),
+    id: t.text('lexicon.dictionary.id'),
+    version: t.text('lexicon.dictionary.version'),
+    entries: t.text('lexicon.dictionary.entries'),
+  };
+  return html`<div class="table-wrap"><table class="table table-stack">
+  <thead><tr><th scope="col">${column.name}</th><th scope="col">${column.id}</th><th scope="col">${column.version}</th><th scope="col">${column.entries}</th></tr></thead>
+  <tbody>${options.dictionaries.map(
+    (d) => html`<tr>
+    <td data-label="${column.name}"><span translate="no">${d.name}</span>${d.isDefault ? html` <span class="muted">(${t.text('lexicon.dictionary.default')})</span>` : ''}</td>
+    <td data-label="${column.id}"><code translate="no">${d.id}</code></td>
+    <td data-label="${column.version}">${t.number(d.version)}</td>
+    <td data-label="${column.entries}">${t.number(d.entryCount)}</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
 /** The account's pronunciation lexicon: add, edit, delete, and hear an entry in the studio. */
 export function lexiconPage(context: PageContext, options: LexiconPageOptions): SafeHtml {
   const { t } = context;
@@ -218,6 +245,15 @@ export function lexiconPage(context: PageContext, options: LexiconPageOptions): 
     <section class="card" aria-labelledby="entries-title">
       <h2 id="entries-title">${t.rich('lexicon.entries', { count: options.entries.length, muted: (words) => html`<span class="muted">${words}</span>` })}</h2>
       ${entriesTable(t, options)}
+    </section>
+    <section class="card" aria-labelledby="dictionaries-title">
+      <h2 id="dictionaries-title">${t.rich('lexicon.dictionaries', { count: options.dictionaries.length, muted: (words) => html`<span class="muted">${words}</span>` })}</h2>
+      <p class="muted">${t.rich('lexicon.dictionariesLede', {
+        api: html`<code translate="no">/api/v1/dictionaries</code>`,
+        field: html`<code translate="no">dictionaries</code>`,
+        max: MAX_SELECTED_DICTIONARIES,
+      })}</p>
+      ${dictionariesTable(t, options)}
     </section>
   </div>
 </section>`;
