@@ -1,6 +1,6 @@
 import { type AfricanEnglishRule, africanEnglishRules } from '../src/speech/engines/flite/african-english.ts';
 import type { FliteVoice } from '../src/speech/engines/flite/flite.ts';
-import type { Voice } from '../src/speech/voices.ts';
+import type { Voice } from '../src/speech/voices/voices.ts';
 
 // The ablation of `npm run bench:quality -- --ablation`: each African English voice built again
 // with one accent rule or voice setting switched: a rule it speaks with, or a setting, switched

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { MAX_SECONDS_PER_CHARACTER } from '../src/speech/audio-bound.ts';
-import { readInputText } from '../src/speech/input-text.ts';
+import { readInputText } from '../src/speech/input/input-text.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { synthesize } from '../src/speech/synthesize.ts';
-import { builtInVoices, type Voice } from '../src/speech/voices.ts';
+import { builtInVoices, type Voice } from '../src/speech/voices/voices.ts';
 import { codePointCount } from '../src/unicode.ts';
 import { hostileTexts, worstCaseShapes } from '../test/helpers/hostile-text.ts';
 

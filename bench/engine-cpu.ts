@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import type { EngineId, EngineInput, SpeechEngine } from '../src/speech/engines/engine.ts';
 import type * as Registry from '../src/speech/engines/registry.ts';
 import type * as Clauses from '../src/speech/text/clauses.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import type * as Voices from '../src/speech/voices.ts';
-import type { Voice } from '../src/speech/voices.ts';
+import type * as Voices from '../src/speech/voices/voices.ts';
+import type { Voice } from '../src/speech/voices/voices.ts';
 import { median } from './results.ts';
 import type { Turn } from './turns.ts';
 
@@ -33,7 +34,12 @@ export type CpuPass = Readonly<
  */
 export async function loadCheckoutSpeech(dir: URL, turns: readonly Turn[]): Promise<CheckoutSpeech> {
   const registry = (await import(new URL('src/speech/engines/registry.ts', dir).href)) as typeof Registry;
-  const voices = (await import(new URL('src/speech/voices.ts', dir).href)) as typeof Voices;
+  // The voices' module moved into speech/voices/; a checkout from before has it in speech/.
+  const voicesModule = ['src/speech/voices/voices.ts', 'src/speech/voices.ts']
+    .map((path) => new URL(path, dir))
+    .find((url) => existsSync(url));
+  if (!voicesModule) throw new Error(`${dir.pathname}: no voices module`);
+  const voices = (await import(voicesModule.href)) as typeof Voices;
   const clauses = (await import(new URL('src/speech/text/clauses.ts', dir).href)) as typeof Clauses;
   const loaded = new Map<EngineId, SpeechEngine>();
   const lines = [];

@@ -1,9 +1,9 @@
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
+import { warmUpPlan } from '../src/speech/pool/warm-up.ts';
 import { type AudioTarget, plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import { builtInVoices, findVoice, type Voice } from '../src/speech/voices.ts';
-import { warmUpPlan } from '../src/speech/warm-up.ts';
+import { builtInVoices, findVoice, type Voice } from '../src/speech/voices/voices.ts';
 import { type EngineFirstByte, firstByteByEngine, median } from './results.ts';
 import { type BenchSettings, WARM_UP_BURST } from './settings.ts';
 import { type Percentiles, percentiles } from './stats.ts';

@@ -5,7 +5,7 @@ import { compileFlite, FliteRunner } from '../src/speech/engines/flite/wasi-runn
 import { FIRST_PHRASE_MAX_WORDS } from '../src/speech/synthesize.ts';
 import { defaultClauseOptions, splitClauses, splitFirstPhrase } from '../src/speech/text/clauses.ts';
 import { frontEndFor } from '../src/speech/text/front-end.ts';
-import { voicesOf } from '../src/speech/voices.ts';
+import { voicesOf } from '../src/speech/voices/voices.ts';
 import { fixed, percentile, printTable, ratio } from './stats.ts';
 import turns from './turns.json' with { type: 'json' };
 

@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { type OpenAiFormat, openAiAudio, openAiFormats } from '../src/http/openai-speech.ts';
+import { loadFormatEncoders } from '../src/speech/audio/compressed-encoders.ts';
 import { COMPRESSED_SAMPLE_RATE, compressedFormatNames } from '../src/speech/audio/compressed-formats.ts';
-import { loadFormatEncoders } from '../src/speech/audio/format-encoders.ts';
 import { streamFormats } from '../src/speech/audio/formats.ts';
 import { littleEndianBytesToInt16 } from '../src/speech/audio/pcm.ts';
 import type { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
-import { findVoice, type Voice } from '../src/speech/voices.ts';
+import { findVoice, type Voice } from '../src/speech/voices/voices.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 import type { Turn } from './turns.ts';
 

@@ -3,7 +3,8 @@ import type { Turn } from './turns.ts';
 
 // One burst of fresh calls, in a process of its own so that every connection is new: `size`
 // calls sent together with fetch, one key each, `mulaw_8k`, each body read as fast as it arrives;
-// or the same texts to the naive peer, whose whole file is the first and last byte at once.
+// or the same texts to the naive peer, whose whole file is the first and last byte at once; or, as
+// the floor of what any request costs the service, as many GETs of the voices listing.
 
 export interface FreshBurstPlan {
   readonly type: 'fresh-burst';
@@ -11,7 +12,7 @@ export interface FreshBurstPlan {
   /** One key per call; absent for the peer. */
   readonly keys?: readonly string[];
   readonly turns: readonly Turn[];
-  readonly target: 'ijwi' | 'peer';
+  readonly target: 'ijwi' | 'peer' | 'listing';
 }
 
 export interface FreshCall {
@@ -36,19 +37,22 @@ async function call(plan: FreshBurstPlan, turn: Turn, index: number): Promise<Fr
   });
   try {
     const ijwi = plan.target === 'ijwi';
-    const response = await fetch(ijwi ? `${plan.base}/api/v1/tts-stream.php` : `${plan.base}/speak`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        ...(ijwi ? { Authorization: `Bearer ${plan.keys?.[index] ?? ''}` } : {}),
-      },
-      body: JSON.stringify({
-        input: turn.text,
-        language: turn.language,
-        speaker_id: turn.speakerId,
-        format: 'mulaw_8k',
-      }),
-    });
+    const response =
+      plan.target === 'listing'
+        ? await fetch(`${plan.base}/api/v1/voices.php?format=json`)
+        : await fetch(ijwi ? `${plan.base}/api/v1/tts-stream.php` : `${plan.base}/speak`, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              ...(ijwi ? { Authorization: `Bearer ${plan.keys?.[index] ?? ''}` } : {}),
+            },
+            body: JSON.stringify({
+              input: turn.text,
+              language: turn.language,
+              speaker_id: turn.speakerId,
+              format: 'mulaw_8k',
+            }),
+          });
     if (!response.ok || response.body === null) return failed(`status ${response.status}`);
     const reader = response.body.getReader();
     let first = Number.NaN;

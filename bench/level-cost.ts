@@ -1,6 +1,6 @@
 import { createLevelStage, type LevelStage } from '../src/speech/audio/level.ts';
 import { ResamplerBackend } from '../src/speech/audio/resampler.ts';
-import type { Voice } from '../src/speech/voices.ts';
+import type { Voice } from '../src/speech/voices/voices.ts';
 import { engineClauses } from '../test/helpers/engine-audio.ts';
 import { fixed, printTable } from './stats.ts';
 

@@ -2,12 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { calibrate, LOUDNESS_TARGET_LUFS, voiceLoudness } from '../src/speech/loudness/calibration.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
-import { builtInVoices, type Voice } from '../src/speech/voices.ts';
+import { builtInVoices, type Voice } from '../src/speech/voices/voices.ts';
 import { levelCosts, printLevelCosts } from './level-cost.ts';
 
 // `npm run bench:loudness`: each built-in voice's integrated loudness (BS.1770, the service's own
 // meter) as its engine makes it, the gain that brings it to the target (the value for its
-// `gainDb` in src/speech/voices.ts), and its loudness at the catalogue's gain, on the calibration
+// `gainDb` in src/speech/voices/voices.ts), and its loudness at the catalogue's gain, on the calibration
 // sentences and on the bench's other turns of its language. Then what the level stage costs beside
 // each voice's engine (`./level-cost.ts`). Writes bench/results/loudness.json. With `-- --cost`,
 // the cost alone (a few seconds a voice), printed and not written.

@@ -1,4 +1,4 @@
-import { plainDocument } from '../src/speech/document.ts';
+import { plainDocument } from '../src/speech/input/document.ts';
 import { markdownDocument } from '../src/speech/markdown/read.ts';
 import { LiveClauses } from '../src/speech/text/live-clauses.ts';
 import { fixed, printTable } from './stats.ts';

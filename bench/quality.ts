@@ -11,7 +11,7 @@ import type { EspeakVariant } from '../src/speech/engines/espeak-ng.ts';
 import { EnginePool } from '../src/speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../src/speech/synthesize.ts';
 import { frontEndFor } from '../src/speech/text/front-end.ts';
-import { brighter, deeper, type Voice, voicesOf } from '../src/speech/voices.ts';
+import { brighter, deeper, type Voice, voicesOf } from '../src/speech/voices/voices.ts';
 import { ablations, type BenchVoice, baseSpeakerOf, featureNames } from './accent-ablation.ts';
 import { wordErrors } from './word-errors.ts';
 

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { ClauseCache } from '../src/speech/clause-cache.ts';
+import { ClauseCache } from '../src/speech/cache/clause-cache.ts';
 import {
   type MemorySample,
   memorySample,

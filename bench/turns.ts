@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EngineId } from '../src/speech/engines/engine.ts';
 import type { LanguageCode } from '../src/speech/text/verbalizer.ts';
-import { voicesOf } from '../src/speech/voices.ts';
+import { voicesOf } from '../src/speech/voices/voices.ts';
 
 /** The bench's language order, in tables and when turns are interleaved. */
 export const benchLanguages: readonly LanguageCode[] = ['rw', 'en', 'fr'];

@@ -113,6 +113,16 @@ const schema = z
       .regex(/^[A-Za-z0-9._~+/=-]{32,512}$/, 'must be 32-512 characters of A-Z a-z 0-9 . _ ~ + / = -')
       .optional(),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // The key playable URLs are signed with (HMAC-SHA-256), the same on every instance. Unset: a
+    // random key made once and kept in the database (the data directory's SQLite file, or the
+    // PostgreSQL every instance shares), so instances check each other's URLs either way; set it
+    // to keep the key out of the database. Changing it ends the URLs signed before.
+    PLAY_URL_SECRET: z
+      .string()
+      .regex(/^[A-Za-z0-9._~+/=-]{32,512}$/, 'must be 32-512 characters of A-Z a-z 0-9 . _ ~ + / = -')
+      .optional(),
+    // Playable URLs an account may have unexpired at once.
+    PLAY_URLS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     METRICS_HOST: z.string().min(1).optional(),
   })
   .superRefine((env, context) => {
@@ -172,6 +182,8 @@ export type Config = Readonly<{
   trustedProxies: readonly string[];
   /** Prometheus metrics, or null when they are off (neither METRICS_TOKEN nor METRICS_PORT set). */
   metrics: MetricsConfig | null;
+  /** Playable URLs: the operator's signing key (a secret: never log it; null: the stored one) and the per-account bound. */
+  playUrls: Readonly<{ secret: string | null; perAccount: number }>;
 }>;
 
 export type MetricsConfig = Readonly<{
@@ -230,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     charsPerToken: data.CHARS_PER_TOKEN,
     logLevel: data.LOG_LEVEL,
     trustedProxies: Object.freeze(data.TRUST_PROXY ?? []),
+    playUrls: Object.freeze({ secret: data.PLAY_URL_SECRET ?? null, perAccount: data.PLAY_URLS_PER_ACCOUNT }),
     metrics:
       data.METRICS_TOKEN === undefined && data.METRICS_PORT === undefined
         ? null

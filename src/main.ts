@@ -7,17 +7,24 @@ import { SessionService } from './accounts/sessions.ts';
 import { StudioAudioService } from './accounts/studio-audio.ts';
 import { TopUpRequestService } from './accounts/topup-requests.ts';
 import { UserService } from './accounts/users.ts';
+import {
+  configuredPlayUrlKey,
+  freshPlayUrlKey,
+  PlayUrlSigner,
+  storedPlayUrlKey,
+} from './calls/play-url-signer.ts';
+import { PLAY_URL_MAX_SECONDS, PlayUrls } from './calls/play-urls.ts';
 import { ConfigError, loadConfig, type MetricsConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { startMetricsListener } from './http/metrics-listener.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
-import { loadAssignedVoices } from './speech/assigned-voices.ts';
 import { EncodingThreads } from './speech/audio/encoding-threads.ts';
-import { ClauseCache } from './speech/clause-cache.ts';
+import { ClauseCache } from './speech/cache/clause-cache.ts';
 import { EnginePool } from './speech/pool/engine-pool.ts';
+import { warmUpPlan } from './speech/pool/warm-up.ts';
 import { reportNormalizationFailures } from './speech/text/normalization-failures.ts';
-import { allVoices, useAssignedVoices } from './speech/voices.ts';
-import { warmUpPlan } from './speech/warm-up.ts';
+import { loadAssignedVoices } from './speech/voices/assigned-voices.ts';
+import { allVoices, useAssignedVoices } from './speech/voices/voices.ts';
 import { openDatabase } from './store/db/open-database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
@@ -108,6 +115,14 @@ async function main(): Promise<void> {
   const clauseCache = new ClauseCache(config.clauseCacheBytes);
   metrics.observeClauseCache(() => clauseCache.stats());
   const { users, sessions, studioAudio } = webRepositories(db.kysely);
+  const playUrls = new PlayUrls(db.playUrls, billing, {
+    maxPerAccount: config.playUrls.perAccount,
+    charsPerToken: config.charsPerToken,
+  });
+  const playKey =
+    config.playUrls.secret === null
+      ? await db.playUrls.signingKey(freshPlayUrlKey(), new Date().toISOString())
+      : undefined;
   const app = await buildApp({
     version: readVersion(),
     healthChecks: {
@@ -129,6 +144,16 @@ async function main(): Promise<void> {
       lexicons,
       supportEmail: config.supportEmail,
       clauseCache,
+    },
+    play: {
+      urls: playUrls,
+      signer: new PlayUrlSigner(
+        playKey === undefined
+          ? configuredPlayUrlKey(config.playUrls.secret ?? '')
+          : storedPlayUrlKey(playKey),
+      ),
+      // A URL never outlives the audio it keeps.
+      maxLifetimeSeconds: Math.min(PLAY_URL_MAX_SECONDS, Math.floor(config.fileLifetimeMs / 1000)),
     },
     web: {
       users: new UserService({ users }),
@@ -174,6 +199,11 @@ async function main(): Promise<void> {
   const stopSweeper = startSweeper(files, SWEEP_INTERVAL_MS, (err) =>
     app.log.error({ err }, 'file sweep failed'),
   );
+  const stopPlaySweeper = startSweeper(
+    { sweep: () => playUrls.sweep((id, format) => files.delete(id, format)) },
+    SWEEP_INTERVAL_MS,
+    (err) => app.log.error({ err }, 'play URL sweep failed'),
+  );
 
   // Listen first, warm second: health answers 503 until the engines are ready.
   await app.listen({ port: config.port, host: config.host });
@@ -212,6 +242,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
     stopSweeper();
+    stopPlaySweeper();
     await app.close();
     await metricsListener?.close();
     await pool?.close();

@@ -30,6 +30,19 @@ describe('loadConfig', () => {
       assert.throws(() => loadConfig({ CLAUSE_CACHE_MB: bad }), /CLAUSE_CACHE_MB/);
   });
 
+  it('signs playable URLs with PLAY_URL_SECRET when set, 32 characters or more, and bounds them per account', () => {
+    assert.deepEqual(loadConfig({}).playUrls, { secret: null, perAccount: 1000 });
+    const secret = 'k'.repeat(40);
+    assert.deepEqual(loadConfig({ PLAY_URL_SECRET: secret, PLAY_URLS_PER_ACCOUNT: '50' }).playUrls, {
+      secret,
+      perAccount: 50,
+    });
+    for (const bad of ['', 'short', `${'k'.repeat(40)} space`])
+      assert.throws(() => loadConfig({ PLAY_URL_SECRET: bad }), /PLAY_URL_SECRET/, bad);
+    for (const bad of ['0', '-5', '1.5', 'many'])
+      assert.throws(() => loadConfig({ PLAY_URLS_PER_ACCOUNT: bad }), /PLAY_URLS_PER_ACCOUNT/, bad);
+  });
+
   it('names every bad variable at once', () => {
     assert.throws(
       () => loadConfig({ POOL_SIZE: 'many', LOG_LEVEL: 'loud' }),

@@ -1,4 +1,4 @@
-import { Lexicon, type Pronunciation, phraseKey } from '../speech/lexicon.ts';
+import { Lexicon, type Pronunciation, phraseKey } from '../speech/text/lexicon.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
 import { codePointCount } from '../unicode.ts';
 import {

@@ -1,7 +1,7 @@
-import { firstForbiddenCharacter } from '../speech/control-characters.ts';
 import { ipaReaderOf } from '../speech/engines/registry.ts';
+import { firstForbiddenCharacter } from '../speech/input/control-characters.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { languages, voicesOf } from '../speech/voices.ts';
+import { languages, voicesOf } from '../speech/voices/voices.ts';
 import { codePointCount } from '../unicode.ts';
 import type { LexiconKind } from './dictionary-repository.ts';
 

@@ -1,6 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { languages } from '../speech/voices.ts';
+import { languages } from '../speech/voices/voices.ts';
 import type { LexiconEntry } from './dictionary-repository.ts';
 import type { LexiconInput } from './lexicons.ts';
 

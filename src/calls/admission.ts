@@ -1,7 +1,7 @@
 import type { AccountService } from '../accounts/accounts.ts';
 import type { EnginePool, OpenCall } from '../speech/pool/engine-pool.ts';
 import { openCall, VoiceBusy } from '../speech/synthesize.ts';
-import type { Voice } from '../speech/voices.ts';
+import type { Voice } from '../speech/voices/voices.ts';
 import type { RateLimitDecision, RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import type { CallMetrics, SpeechPath } from './call-services.ts';
 import { type CallRefusal, type CallResult, refused } from './refusal.ts';

@@ -1,5 +1,5 @@
 import type { BillingService } from '../accounts/billing.ts';
-import type { ClauseCache } from '../speech/clause-cache.ts';
+import type { ClauseCache } from '../speech/cache/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import type { EnginePool } from '../speech/pool/engine-pool.ts';
 
@@ -15,6 +15,7 @@ export type SpeechPath =
   | 'deepgram'
   | 'cartesia'
   | 'jambonz'
+  | 'play'
   // Not speech: the dictionaries API, whose requests share the key's rate limit.
   | 'dictionaries';
 

@@ -1,6 +1,6 @@
 import { newId } from '../accounts/ids.ts';
 import type { EnginePool, OpenCall } from '../speech/pool/engine-pool.ts';
-import type { Voice } from '../speech/voices.ts';
+import type { Voice } from '../speech/voices/voices.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import { countCall, openVoice, type RateBucket, readyPool } from './admission.ts';
 import type { CallServices } from './call-services.ts';

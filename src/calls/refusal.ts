@@ -25,7 +25,9 @@ export type CallRefusal =
   /** The engines are warming up, or a store (`store`: "database", ...) is unreachable. */
   | { readonly code: 'not_ready'; readonly store?: string }
   /** The text holds nothing to speak (no letters or numbers, once read). */
-  | { readonly code: 'nothing_to_say' };
+  | { readonly code: 'nothing_to_say' }
+  /** The account has as many playable URLs alive as it may (`play-urls.ts`). */
+  | { readonly code: 'too_many_play_urls'; readonly limit: number };
 
 /** A call's answer: its value, or the refusal. */
 export type CallResult<T> =

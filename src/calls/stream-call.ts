@@ -6,14 +6,14 @@ import {
   tokensFor,
 } from '../accounts/billing.ts';
 import type { LedgerEntry } from '../accounts/repositories.ts';
-import type { SpeechDocument } from '../speech/document.ts';
+import type { SpeechDocument } from '../speech/input/document.ts';
 import {
   AudioBoundExceeded,
   type AudioTarget,
   type SynthesisEvent,
   synthesize,
 } from '../speech/synthesize.ts';
-import type { Voice } from '../speech/voices.ts';
+import type { Voice } from '../speech/voices/voices.ts';
 import { openVoice, readyPool } from './admission.ts';
 import type { CallLog, CallServices, SpeechPath } from './call-services.ts';
 import { type CallRefusal, type CallResult, refused, refusingOutages } from './refusal.ts';

@@ -49,6 +49,7 @@ import {
 import { metricsRoutes } from './routes/metrics.ts';
 import { openAiListingRoutes } from './routes/openai-listings.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { type PlayOptions, playRoutes } from './routes/play.ts';
 import { retiredRoutes } from './routes/retired.ts';
 import { type TtsOptions, ttsRoutes } from './routes/tts.ts';
 import { voicesRoutes } from './routes/voices.ts';
@@ -90,6 +91,8 @@ export interface AppDeps {
     /** Each account's pronunciation dictionaries: spoken by every request, and the dictionaries API. */
     readonly lexicons: DictionaryRouteOptions['dictionaries'] & TtsOptions['lexicons'];
   };
+  /** Playable URLs (`POST /api/v1/tts-url.php`, `GET /play/...`); with `tts`, they are served. */
+  readonly play?: Pick<PlayOptions, 'urls' | 'signer' | 'maxLifetimeSeconds'>;
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
   readonly liveTimings?: Partial<LiveTimings>;
   /** The website's services (sign-up, sessions, keys, usage); with `tts`, they add the web pages. */
@@ -327,6 +330,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       requestsPerMinute: deps.limits.requestsPerMinute,
       dictionaries: deps.tts.lexicons,
     });
+    if (deps.play) {
+      await app.register(playRoutes, {
+        ...deps.tts,
+        ...deps.play,
+        metrics,
+        files: deps.files,
+        fileMaxChars: deps.limits.fileMaxChars,
+        requestsPerMinute: deps.limits.requestsPerMinute,
+      });
+    }
     const liveSockets = new LiveSockets({
       ...deps.tts,
       metrics,

@@ -23,12 +23,14 @@ export const errorStatus = {
   method_not_allowed: 405,
   request_timeout: 408,
   voice_cloning_retired: 410,
+  play_url_expired: 410,
   body_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
   expectation_failed: 417,
   rate_limited: 429,
+  too_many_play_urls: 429,
   headers_too_large: 431,
   internal_error: 500,
   not_ready: 503,
@@ -150,6 +152,11 @@ export function refusalError(refusal: CallRefusal, context: RefusalContext): Api
       return new ApiError('input_required', 'input has nothing to speak: no letters or numbers', {
         param: 'input',
       });
+    case 'too_many_play_urls':
+      return new ApiError(
+        'too_many_play_urls',
+        `this account has ${refusal.limit} play URLs that have not expired, the most it may; wait for some to expire`,
+      );
   }
 }
 

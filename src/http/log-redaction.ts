@@ -1,14 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 
 // What the request log may say of a request. Some clients must put a secret in the URL (a
-// Cartesia socket's `api_key`, the studio socket's anti-forgery `csrf`): the log keeps the name
-// of such a parameter and never its value.
+// Cartesia socket's `api_key`, the studio socket's anti-forgery `csrf`, a playable URL's
+// signature): the log keeps the name of such a parameter and never its value.
 
 /** Query parameters whose values are secrets, by name (any case). */
 const SECRET_PARAMETER = /key|token|secret|csrf|auth|password/i;
 
-/** `url` with the value of every secret query parameter replaced. */
-export function redactedUrl(url: string): string {
+/**
+ * A playable URL's signature, the credential its path carries (`/play/<id>.<expiry>.<key>.
+ * <signature>.<format>`); the rest stays, so the log still names the URL.
+ */
+const PLAY_SIGNATURE = /^(\/play\/[^/?.]*\.[^/?.]*\.[^/?.]*\.)[^/?.]+/;
+
+/** `url` with a playable URL's signature and the value of every secret query parameter replaced. */
+export function redactedUrl(given: string): string {
+  const url = given.replace(PLAY_SIGNATURE, '$1[redacted]');
   const query = url.indexOf('?');
   if (query < 0) return url;
   const parts = url

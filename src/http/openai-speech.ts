@@ -2,7 +2,7 @@ import { compressedFormats, isCompressedFormatName } from '../speech/audio/compr
 import { streamFormats } from '../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../speech/audio/wav.ts';
 import type { AudioTarget } from '../speech/synthesize.ts';
-import { allVoices, type Voice } from '../speech/voices.ts';
+import { allVoices, type Voice } from '../speech/voices/voices.ts';
 import { ApiError } from './errors.ts';
 import type { StreamBody } from './stream-writer.ts';
 import { atSpeed, parseTtsRequest, type TtsRequest } from './tts-request.ts';

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BillingOutcome } from '../accounts/billing.ts';
 import type { CallServices } from '../calls/call-services.ts';
+import type { CallResult } from '../calls/refusal.ts';
 import { type StreamCall, type StreamDelivery, speakStream } from '../calls/stream-call.ts';
 import { type RefusalContext, refusalError } from './errors.ts';
 import { type StreamBody, sendLaterAudio } from './stream-writer.ts';
@@ -24,7 +25,17 @@ export interface StreamReply {
   readonly body?: StreamBody;
   /** Called once the whole audio has been written, before the body ends (a failure is logged). */
   readonly finish?: () => Promise<void>;
+  /** A reply to a caller without the account's key (a playable URL): no billing headers. */
+  readonly keyless?: boolean;
 }
+
+/** The call that speaks a stream: `speakStream`, or one built on it (`speakAndStore`). */
+export type StreamSpeaker = (
+  services: CallServices,
+  call: StreamCall,
+  delivery: StreamDelivery,
+  log: FastifyRequest['log'],
+) => Promise<CallResult<object>>;
 
 const bareAudio: StreamBody = { first: (audio) => audio, next: (audio) => audio, last: () => undefined };
 
@@ -36,6 +47,7 @@ export async function replyWithStream(
   call: Omit<StreamCall, 'requestId' | 'arrivedAt'>,
   shape: StreamReply,
   refusals: RefusalContext,
+  speak: StreamSpeaker = speakStream,
 ): Promise<void> {
   request.speechLanguage = call.speech.voice.language;
   const body = shape.body ?? bareAudio;
@@ -51,7 +63,7 @@ export async function replyWithStream(
         ...(reply.getHeaders() as Record<string, string>),
         ...shape.audioHeaders(first.readyAt),
         'Cache-Control': 'no-store',
-        ...billingHeaders(billing),
+        ...(shape.keyless ? {} : billingHeaders(billing)),
       });
       return handFirstAudio(raw, body.first(first.audio.bytes), controller.signal);
     },
@@ -65,7 +77,7 @@ export async function replyWithStream(
     },
     cut: () => raw.destroy(),
   };
-  const outcome = await speakStream(
+  const outcome = await speak(
     services,
     { ...call, requestId: request.id, arrivedAt: request.arrivedAt },
     delivery,

@@ -11,11 +11,11 @@ import {
 } from '../speech/audio/compressed-formats.ts';
 import { parseStreamFormat, type StreamFormat, streamFormatNames } from '../speech/audio/formats.ts';
 import { audioBoundSeconds } from '../speech/audio-bound.ts';
-import type { SpeechDocument } from '../speech/document.ts';
-import { readInputText, type TextType, textTypes } from '../speech/input-text.ts';
-import { type Lexicon, withPronunciations } from '../speech/lexicon.ts';
+import type { SpeechDocument } from '../speech/input/document.ts';
+import { readInputText, type TextType, textTypes } from '../speech/input/input-text.ts';
+import { type Lexicon, withPronunciations } from '../speech/text/lexicon.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { findVoice, languages, type Voice, voicesOf } from '../speech/voices.ts';
+import { findVoice, languages, type Voice, voicesOf } from '../speech/voices/voices.ts';
 import { codePointCount } from '../unicode.ts';
 import { ApiError } from './errors.ts';
 

@@ -6,7 +6,7 @@ import type { StudioAudioService } from '../accounts/studio-audio.ts';
 import type { TopUpRequestService } from '../accounts/topup-requests.ts';
 import type { UserService } from '../accounts/users.ts';
 import type { TransportMetrics } from '../metrics/metrics.ts';
-import type { ClauseCache } from '../speech/clause-cache.ts';
+import type { ClauseCache } from '../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../store/rate-limit/rate-limit-store.ts';
 import type { LiveSockets } from './routes/live.ts';

@@ -1,6 +1,6 @@
 import { type BillingMetrics, noBillingMetrics } from '../accounts/billing-metrics.ts';
 import type { CallMetrics } from '../calls/call-services.ts';
-import type { ClauseCacheStats } from '../speech/clause-cache.ts';
+import type { ClauseCacheStats } from '../speech/cache/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { noPoolMetrics, type PoolMetrics } from '../speech/pool/pool-metrics.ts';
 import type { NormalizationMetrics } from '../speech/text/normalization-failures.ts';

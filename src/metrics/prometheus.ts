@@ -1,11 +1,11 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ChargeKind, RefundKind } from '../accounts/billing-metrics.ts';
 import type { SpeechPath } from '../calls/call-services.ts';
-import type { ClauseCacheStats } from '../speech/clause-cache.ts';
+import type { ClauseCacheStats } from '../speech/cache/clause-cache.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import { engines } from '../speech/engines/registry.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { languages } from '../speech/voices.ts';
+import { languages } from '../speech/voices/voices.ts';
 import type { HealthState, Metrics, PoolState } from './metrics.ts';
 
 // The one place that names metrics and decides their labels (see README.md for the list). Each

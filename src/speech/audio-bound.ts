@@ -5,8 +5,8 @@
  * (long numbers read in words, digit strings, money, dates...), with a margin; the bench fails
  * when any input passes them. Pauses are included: plain text has none but punctuation's.
  */
-import { MIN_RATE } from './document.ts';
-import type { TextType } from './input-text.ts';
+import { MIN_RATE } from './input/document.ts';
+import type { TextType } from './input/input-text.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
 
 /** Seconds of audio per input character, at most, for plain text in each language. */

@@ -3,16 +3,16 @@ import type { EncodingStream } from './audio/encoding-threads.ts';
 import { FRAME_MS, type StreamFormat } from './audio/formats.ts';
 import { Framer } from './audio/framer.ts';
 import { audioBoundSeconds } from './audio-bound.ts';
-import type { AccountClauses, ClauseSpec } from './clause-cache.ts';
-import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './document.ts';
+import type { AccountClauses, ClauseSpec } from './cache/clause-cache.ts';
 import type { EngineInput, EngineWord } from './engines/engine.ts';
 import { engines, frontEndOf, ipaReaderOf } from './engines/registry.ts';
+import { MAX_BREAK_MS, plainDocument, type SpeechDocument } from './input/document.ts';
 import type { EnginePool, OpenCall } from './pool/engine-pool.ts';
 import { bytesPerSecond, type OutputSpec } from './pool/protocol.ts';
 import { defaultClauseOptions, type FirstPhrase, splitFirstPhrase } from './text/clauses.ts';
 import type { FrontEnd } from './text/front-end.ts';
 import type { LanguageCode } from './text/verbalizer.ts';
-import type { Voice } from './voices.ts';
+import type { Voice } from './voices/voices.ts';
 
 /**
  * The audio a request asks for: a stream format of the API, the voice's own rate for WAV files,

@@ -1,6 +1,6 @@
 import type { DailyUsage } from '../accounts/repositories.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import { languages } from '../speech/voices.ts';
+import { languages } from '../speech/voices/voices.ts';
 import { html, type SafeHtml } from './html.ts';
 import type { Translator } from './i18n/translator.ts';
 import { languageName } from './words.ts';

@@ -1,7 +1,7 @@
 import type { StreamFormat } from '../speech/audio/formats.ts';
 import type { EngineId } from '../speech/engines/engine.ts';
 import type { LanguageCode } from '../speech/text/verbalizer.ts';
-import type { Voice, VoiceGroup } from '../speech/voices.ts';
+import type { Voice, VoiceGroup } from '../speech/voices/voices.ts';
 import { html, type SafeHtml } from './html.ts';
 import type { MessageKey } from './i18n/catalogue.ts';
 import type { Translator } from './i18n/translator.ts';

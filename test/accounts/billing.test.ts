@@ -11,7 +11,7 @@ import {
   type RefundResult,
   tokensFor,
 } from '../../src/accounts/billing.ts';
-import { plainDocument } from '../../src/speech/document.ts';
+import { plainDocument } from '../../src/speech/input/document.ts';
 import { openDatabase } from '../../src/store/db/open-database.ts';
 import { StoreUnavailableError } from '../../src/store/store-unavailable.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';

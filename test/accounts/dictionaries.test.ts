@@ -7,7 +7,7 @@ import {
   MAX_DICTIONARIES,
   MAX_SELECTED_DICTIONARIES,
 } from '../../src/accounts/dictionaries.ts';
-import { plainDocument } from '../../src/speech/document.ts';
+import { plainDocument } from '../../src/speech/input/document.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
 // The dictionaries' limits and versions on every database: the oldest versions dropped past the

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { DictionaryService, MAX_DICTIONARY_ENTRIES } from '../../src/accounts/dictionaries.ts';
-import { plainDocument } from '../../src/speech/document.ts';
+import { plainDocument } from '../../src/speech/input/document.ts';
 import type { LanguageCode } from '../../src/speech/text/verbalizer.ts';
 import { markWords } from '../../src/speech/text/word-language/marks.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';

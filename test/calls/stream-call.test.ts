@@ -5,10 +5,10 @@ import { BillingService, tokensFor } from '../../src/accounts/billing.ts';
 import type { CallMetrics, CallServices } from '../../src/calls/call-services.ts';
 import { type StreamCall, type StreamDelivery, speakStream } from '../../src/calls/stream-call.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
-import { plainDocument } from '../../src/speech/document.ts';
+import { plainDocument } from '../../src/speech/input/document.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { AudioBoundExceeded, type SynthesisEvent } from '../../src/speech/synthesize.ts';
-import { findVoice } from '../../src/speech/voices.ts';
+import { findVoice } from '../../src/speech/voices/voices.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';
 

@@ -7,7 +7,7 @@ import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
 import { kinyarwandaToIpa } from '../../src/speech/text/rw/g2p.ts';
 import { withoutMarks } from '../../src/speech/text/word-language/marks.ts';
-import { allVoices, type Voice } from '../../src/speech/voices.ts';
+import { allVoices, type Voice } from '../../src/speech/voices/voices.ts';
 import { foreignCaseProblems } from '../speech/text/word-language/cross-language-checks.ts';
 import {
   CROSS_LANGUAGE_CASES,

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
 import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
-import { builtInVoices } from '../../src/speech/voices.ts';
+import { builtInVoices } from '../../src/speech/voices/voices.ts';
 import { writeVoicePack } from '../helpers/voice-packs.ts';
 
 // The `say` command passes the same gate as the API: control characters refused with their

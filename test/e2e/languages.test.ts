@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
-import { allVoices } from '../../src/speech/voices.ts';
+import { allVoices } from '../../src/speech/voices/voices.ts';
 import { SITE_LANGUAGES, type SiteLanguage } from '../../src/web/i18n/languages.ts';
 import { translatorFor } from '../../src/web/i18n/translator.ts';
 import { catalogueMatcher } from '../helpers/catalogue-text.ts';

@@ -1,7 +1,7 @@
 import type { EngineId, SpeechEngine } from '../../src/speech/engines/engine.ts';
 import { engines, frontEndOf } from '../../src/speech/engines/registry.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
-import type { Voice } from '../../src/speech/voices.ts';
+import type { Voice } from '../../src/speech/voices/voices.ts';
 
 // A voice's engine run in this thread, without the pool: its samples exactly as it pushes them,
 // before the level stage, the resampler or an encoder touch them. For tests and benches of the

@@ -10,14 +10,16 @@ import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
 import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
+import { freshPlayUrlKey, PlayUrlSigner, storedPlayUrlKey } from '../../src/calls/play-url-signer.ts';
+import { PLAY_URL_MAX_SECONDS, PlayUrls } from '../../src/calls/play-urls.ts';
 import type { LiveTimings } from '../../src/http/routes/live.ts';
 import type { Limits } from '../../src/http/schemas/voices.ts';
 import type { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { EncodingThreads } from '../../src/speech/audio/encoding-threads.ts';
 import { streamFormats } from '../../src/speech/audio/formats.ts';
-import type { ClauseCache } from '../../src/speech/clause-cache.ts';
+import type { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import { EnginePool, type PoolOptions, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
-import { findVoice } from '../../src/speech/voices.ts';
+import { findVoice } from '../../src/speech/voices/voices.ts';
 import type { Database, DatabaseSource } from '../../src/store/db/database.ts';
 import { openDatabase } from '../../src/store/db/open-database.ts';
 import { LocalFileStore } from '../../src/store/files/local-file-store.ts';
@@ -95,6 +97,10 @@ export interface TtsFixtureOptions {
   readonly metrics?: { readonly recorder: PrometheusMetrics; readonly token: string };
   /** The clause cache the service keeps; none by default, so each request asks the pool. */
   readonly clauseCache?: ClauseCache;
+  /** Another instance's generated-file folder, shared as instances share one (kept on close). */
+  readonly filesDir?: string;
+  /** Playable URLs an account may have alive; 1000 (the service's default) when absent. */
+  readonly playUrlsPerAccount?: number;
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -139,7 +145,7 @@ export interface TtsFixture {
 export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFixture> {
   const given = options.database ?? ':memory:';
   const db = typeof given === 'object' && 'ledger' in given ? given : await openDatabase(given);
-  const dir = await mkdtemp(join(tmpdir(), 'ijwi-tts-'));
+  const dir = options.filesDir ?? (await mkdtemp(join(tmpdir(), 'ijwi-tts-')));
   const files = await LocalFileStore.create({ dir });
   const rateLimit = options.rateLimit ?? new MemoryRateLimitStore();
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
@@ -150,6 +156,9 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     ...(recorder ? { metrics: recorder } : {}),
   });
   const lexicons = new DictionaryService(db.dictionaries);
+  const charsPerToken = options.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN;
+  // Signed with the key the database keeps, as `main.ts` does when no PLAY_URL_SECRET is set.
+  const playKey = await db.playUrls.signingKey(freshPlayUrlKey(), new Date().toISOString());
   const app = await buildTestApp({
     ...(recorder && options.metrics
       ? { metrics: recorder, metricsRoute: { exposition: recorder, token: options.metrics.token } }
@@ -163,11 +172,19 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     limits: CONTRACT_LIMITS,
     files,
     ...(options.liveTimings ? { liveTimings: options.liveTimings } : {}),
+    play: {
+      urls: new PlayUrls(db.playUrls, billing, {
+        maxPerAccount: options.playUrlsPerAccount ?? 1000,
+        charsPerToken,
+      }),
+      signer: new PlayUrlSigner(storedPlayUrlKey(playKey)),
+      maxLifetimeSeconds: PLAY_URL_MAX_SECONDS,
+    },
     tts: {
       pool: options.pool,
       accounts,
       billing,
-      charsPerToken: options.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN,
+      charsPerToken,
       rateLimit,
       publicBaseUrl: PUBLIC_BASE_URL,
       lexicons,
@@ -233,7 +250,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     async close() {
       await app.close();
       await db.close();
-      await rm(dir, { recursive: true, force: true });
+      if (options.filesDir === undefined) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,13 @@
-import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
 import { MANIFEST_FILE } from '../../src/speech/engines/neural/voice-pack.ts';
+import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
+import { calibratePackSpeakers } from '../../src/speech/loudness/pack-calibration.ts';
+import { loadAssignedVoices } from '../../src/speech/voices/assigned-voices.ts';
+import { useAssignedVoices } from '../../src/speech/voices/voices.ts';
 import { type TinyKind, tinyVitsModel } from './tiny-onnx.ts';
 
 // Voice pack folders for the tests, built from tiny models (tiny-onnx.ts): a good one of each
@@ -81,6 +88,44 @@ export function writeVoicePack(
   };
   writeFileSync(join(folder, MANIFEST_FILE), JSON.stringify({ ...base, ...manifest }));
   return folder;
+}
+
+/**
+ * As an operator does it (`voice install`, `voice assign`): a tiny MMS pack written into a new
+ * folder `dir` (made when absent), installed under `dir/voices`, its speaker's loudness measured,
+ * and assigned to (`language`, `speakerId`) in this process's catalogue. Resolves with `dir`;
+ * `useAssignedVoices([])` gives the built-in voices back.
+ */
+export async function assignTinyPack(
+  language: 'rw',
+  speakerId: number,
+  options: {
+    readonly dir?: string;
+    readonly sampleRate?: number;
+    readonly manifest?: Record<string, unknown>;
+  } = {},
+): Promise<string> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'ijwi-tiny-pack-'));
+  const voicesDir = join(dir, 'voices');
+  const source = writeVoicePack(join(dir, 'pack'), {
+    kind: 'mms',
+    ...(options.sampleRate ? { sampleRate: options.sampleRate } : {}),
+    ...(options.manifest ? { manifest: options.manifest } : {}),
+  });
+  const installed = await new VoiceStore(voicesDir).install(source);
+  assert.ok(installed.ok);
+  const [calibration] = await calibratePackSpeakers(voicesDir, installed.voice.id, [0]);
+  assert.ok(calibration && 'gainDb' in calibration, JSON.stringify(calibration));
+  await new VoiceAssignments(voicesDir).assign({
+    language,
+    speakerId,
+    voice: installed.voice.id,
+    speaker: 0,
+  });
+  const assigned = await loadAssignedVoices(voicesDir);
+  assert.deepEqual(assigned.problems, []);
+  useAssignedVoices(assigned.voices);
+  return dir;
 }
 
 /** Piper's own `MODEL_CARD`, as its voice releases publish it beside the model. */

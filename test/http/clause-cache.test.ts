@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { tokensFor } from '../../src/accounts/billing.ts';
 import { PrometheusMetrics } from '../../src/metrics/prometheus.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
-import { ClauseCache } from '../../src/speech/clause-cache.ts';
+import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import { inputText } from '../../src/speech/engines/engine.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';

@@ -297,7 +297,7 @@ describeEachDatabase('pronunciation dictionaries API', (context) => {
     );
   });
 
-  it('names dictionaries on the file endpoint, the OpenAI-compatible one and a live context', async () => {
+  it('names dictionaries on the file endpoint, a playable URL, the OpenAI-compatible one and a live context', async () => {
     const clinic = await create(owner, 'Clinic C', [entry('Mugabo', 'moo gah boh')]);
     const selection = [{ id: clinic.id }];
 
@@ -317,6 +317,32 @@ describeEachDatabase('pronunciation dictionaries API', (context) => {
     };
     assert.deepEqual(await file(owner, SENTENCE, selection), await file(other, said('moo gah boh')));
     assert.notDeepEqual(await file(owner, SENTENCE, selection), await file(owner, SENTENCE));
+
+    // A playable URL speaks, at its first fetch, with the dictionaries its request named.
+    const played = async (account: TestAccount, input: string, dictionaries?: unknown) => {
+      const response = await api(account, 'POST', '/api/v1/tts-url.php', {
+        input,
+        language: 'en',
+        speaker_id: 2,
+        dictionaries,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const url = new URL(response.json().play_url);
+      const audio = await fixture.app.inject({ method: 'GET', url: url.pathname });
+      assert.equal(audio.statusCode, 200, audio.body);
+      return audio.rawPayload;
+    };
+    assert.deepEqual(await played(owner, SENTENCE, selection), await played(other, said('moo gah boh')));
+    expectError(
+      await api(other, 'POST', '/api/v1/tts-url.php', {
+        input: SENTENCE,
+        language: 'en',
+        dictionaries: selection,
+      }),
+      404,
+      'not_found',
+      'dictionaries[0].id',
+    );
 
     const openAi = async (account: TestAccount, input: string, dictionaries?: unknown) => {
       const response = await api(account, 'POST', '/v1/audio/speech', {

@@ -36,5 +36,10 @@ describe('the request log', () => {
       '/cartesia/tts/websocket?cartesia_version=2025-04-16&api%5Fkey=[redacted]&xi_api_key=[redacted]&model=m',
     );
     assert.equal(redactedUrl('/x?%E0%A4%A=1&token'), '/x?%E0%A4%A=1&token=[redacted]');
+    assert.equal(
+      redactedUrl('/play/Abcdefghijklmnopqrstuv.1795878000.k948108425969.oIr4Mauojq-VEgyRqUD_A.wav?x=1'),
+      '/play/Abcdefghijklmnopqrstuv.1795878000.k948108425969.[redacted].wav?x=1',
+    );
+    assert.equal(redactedUrl('/play/a.b'), '/play/a.b');
   });
 });

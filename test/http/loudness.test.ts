@@ -5,7 +5,7 @@ import { streamFormats } from '../../src/speech/audio/formats.ts';
 import { TRUE_PEAK_CEILING_DBTP } from '../../src/speech/audio/level.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
 import type { LanguageCode } from '../../src/speech/text/verbalizer.ts';
-import { builtInVoices, findVoice, type Voice } from '../../src/speech/voices.ts';
+import { builtInVoices, findVoice, type Voice } from '../../src/speech/voices/voices.ts';
 import { type LoudnessReading, measureLoudness, noDecoder } from '../helpers/decoder.ts';
 import { rotate, withKey, withTtsApp } from '../helpers/tts-fixture.ts';
 

@@ -3,17 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadAssignedVoices } from '../../src/speech/assigned-voices.ts';
 import { decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { TRUE_PEAK_CEILING_DBTP } from '../../src/speech/audio/level.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import { parseWav } from '../../src/speech/audio/wav.ts';
-import { VoiceAssignments } from '../../src/speech/engines/neural/voice-assignments.ts';
-import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
-import { calibratePackSpeakers } from '../../src/speech/loudness/pack-calibration.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
-import { useAssignedVoices } from '../../src/speech/voices.ts';
 import { measureLoudness, noDecoder } from '../helpers/decoder.ts';
 import { LiveClient } from '../helpers/live-client.ts';
 import {
@@ -25,7 +20,7 @@ import {
   waitUntil,
   withKey,
 } from '../helpers/tts-fixture.ts';
-import { writeVoicePack } from '../helpers/voice-packs.ts';
+import { assignTinyPack } from '../helpers/voice-packs.ts';
 import { buildWebTestApp, TestBrowser, type WebFixture } from '../helpers/web-fixture.ts';
 
 // A neural voice pack installed and assigned to Kinyarwanda speaker 1 (Mugisha), as an operator
@@ -61,9 +56,9 @@ describe('a neural voice pack assigned to a voice', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ijwi-neural-voices-'));
-    const voicesDir = join(dir, 'voices');
-    const source = writeVoicePack(join(dir, 'pack'), {
-      kind: 'mms',
+    // As `voice install` does: the speaker's loudness measured and its gain kept in the manifest.
+    await assignTinyPack('rw', 1, {
+      dir,
       sampleRate: PACK_RATE,
       manifest: {
         name: 'Kinyarwanda tiny',
@@ -76,20 +71,6 @@ describe('a neural voice pack assigned to a voice', () => {
         attribution: 'A tiny model made by the tests',
       },
     });
-    const installed = await new VoiceStore(voicesDir).install(source);
-    assert.ok(installed.ok);
-    // As `voice install` does: the speaker's loudness measured and its gain kept in the manifest.
-    const [calibration] = await calibratePackSpeakers(voicesDir, installed.voice.id, [0]);
-    assert.ok(calibration && 'gainDb' in calibration, JSON.stringify(calibration));
-    await new VoiceAssignments(voicesDir).assign({
-      language: 'rw',
-      speakerId: 1,
-      voice: installed.voice.id,
-      speaker: 0,
-    });
-    const assigned = await loadAssignedVoices(voicesDir);
-    assert.deepEqual(assigned.problems, []);
-    useAssignedVoices(assigned.voices);
     // One call at a time on the neural voices, so a test can fill them with one call.
     pool = await startTestPool(1, { heavyCalls: { neural: 1 } });
     fixture = await buildTtsTestApp({ pool: () => pool });

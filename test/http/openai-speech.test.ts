@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
-import { findVoice, type Voice } from '../../src/speech/voices.ts';
+import { findVoice, type Voice } from '../../src/speech/voices/voices.ts';
 import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
 import {
   buildTtsTestApp,

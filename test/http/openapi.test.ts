@@ -8,7 +8,7 @@ import { type ErrorCode, errorStatus } from '../../src/http/errors.ts';
 import type { Limits } from '../../src/http/schemas/voices.ts';
 import { speakerIdRange } from '../../src/http/tts-request.ts';
 import { streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
-import { languages } from '../../src/speech/voices.ts';
+import { languages } from '../../src/speech/voices/voices.ts';
 import { openDatabase } from '../../src/store/db/open-database.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';

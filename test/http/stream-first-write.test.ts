@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ClauseCache } from '../../src/speech/clause-cache.ts';
+import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
+import { useAssignedVoices } from '../../src/speech/voices/voices.ts';
 import { storeFactories } from '../helpers/databases.ts';
 import { buildTtsTestApp, startTestPool, type TtsFixture, waitUntil } from '../helpers/tts-fixture.ts';
+import { assignTinyPack } from '../helpers/voice-packs.ts';
 
 // The contract (Input text, last bullet): a stream whose client leaves before the first audio byte
 // is written is not charged; a charge already committed is reversed by a ledger entry. Real
@@ -23,8 +26,14 @@ const CLIENTS = 100;
 const BATCH = 10;
 /** Clients leaving one at a time within a few milliseconds of the measured first audio. */
 const SWEEP = 40;
-const INPUT = 'Good morning and welcome to the clinic. Please hold the line.';
-/** The 61 characters above, at 1 token per started 100. */
+/** What each client asks for; in a neural pack's voice, Kinyarwanda's Mugisha (speaker 1). */
+const REQUEST = { input: 'Good morning and welcome to the clinic. Please hold the line.', language: 'en' };
+const NEURAL_REQUEST = {
+  input: 'Muraho neza, murakaza neza kuri Ijwi. Mutegereze gato.',
+  language: 'rw',
+  speaker_id: 1,
+};
+/** Either input above (61 and 55 characters), at 1 token per started 100. */
 const TOKENS = 1;
 const TOP_UP = 289;
 
@@ -98,8 +107,8 @@ function chunkedDataBytes(body: Buffer): number {
  * One stream request over a raw socket, as a telephony client sends it, cut as `cut` says.
  * Resolves when the connection has ended, with what the client received.
  */
-function streamClient(port: number, key: string, cut: Cut): Promise<Seen> {
-  const body = JSON.stringify({ input: INPUT, language: 'en' });
+function streamClient(port: number, key: string, cut: Cut, request: object): Promise<Seen> {
+  const body = JSON.stringify(request);
   const head = [
     'POST /api/v1/tts-stream.php HTTP/1.1',
     `Host: 127.0.0.1:${port}`,
@@ -150,16 +159,25 @@ function streamClient(port: number, key: string, cut: Cut): Promise<Seen> {
 // there only a hang-up read just before the first audio catches it (the sweep aims at that).
 // Each twice: the first audio made by the engine, and at its fastest, a clause the account had
 // said before, answered from its clause cache (each client's account hears the text whole once).
-for (const cached of [false, true])
+// Then, on SQLite, at its slowest: a neural voice pack, whose engine makes a clause's audio whole
+// before its first byte (a tiny model, test/helpers/tiny-onnx.ts, in a runtime of its own).
+const firstAudio = ['engine', 'cached clause', 'neural pack'] as const;
+for (const made of firstAudio)
   for (const stores of storeFactories()) {
-    const title = `POST /api/v1/tts-stream.php when the client leaves around the first audio byte [${stores.kind}${cached ? ', cached clause' : ''}]`;
+    const cached = made === 'cached clause';
+    const neural = made === 'neural pack';
+    if (neural && stores.kind !== 'sqlite') continue;
+    const request = neural ? NEURAL_REQUEST : REQUEST;
+    const title = `POST /api/v1/tts-stream.php when the client leaves around the first audio byte [${stores.kind}, ${made}]`;
     describe(title, { skip: stores.skip }, () => {
       let pool: EnginePool;
       let fixture: TtsFixture;
       let port: number;
+      let packs: string | undefined;
 
       before(async () => {
         stores.assertReachable();
+        if (neural) packs = await assignTinyPack('rw', 1);
         pool = await startTestPool(2);
         fixture = await buildTtsTestApp({
           pool: () => pool,
@@ -173,6 +191,10 @@ for (const cached of [false, true])
         await fixture?.close();
         await pool?.close();
         await stores.dispose();
+        if (packs !== undefined) {
+          useAssignedVoices([]);
+          rmSync(packs, { recursive: true, force: true });
+        }
       });
 
       /** The requests that filled a client's clause cache, paid apart from its own. */
@@ -181,11 +203,11 @@ for (const cached of [false, true])
       const client = async (cut: Cut): Promise<Client> => {
         const { accountId, key } = await fixture.newPayingAccount({ topUp: TOP_UP });
         if (cached) {
-          const whole = await streamClient(port, key, { kind: 'none' });
+          const whole = await streamClient(port, key, { kind: 'none' }, request);
           assert.ok(whole.status === 200 && whole.requestId !== undefined, JSON.stringify(whole));
           heard.add(whole.requestId);
         }
-        return { cut, accountId, seen: await streamClient(port, key, cut) };
+        return { cut, accountId, seen: await streamClient(port, key, cut, request) };
       };
 
       /** Waits until every stream is over on the server, billing included. */

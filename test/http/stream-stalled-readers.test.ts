@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadTurns, longText } from '../../bench/turns.ts';
-import { ClauseCache } from '../../src/speech/clause-cache.ts';
+import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import {
   type MemorySample,

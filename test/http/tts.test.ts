@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { builtInVoices } from '../../src/speech/voices.ts';
+import { builtInVoices } from '../../src/speech/voices/voices.ts';
 import { voicedShare } from '../helpers/audio-analysis.ts';
 import {
   buildTtsTestApp,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineId } from '../../src/speech/engines/engine.ts';
 import { engines } from '../../src/speech/engines/registry.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../src/speech/loudness/calibration.ts';
-import { findVoice } from '../../src/speech/voices.ts';
+import { findVoice } from '../../src/speech/voices/voices.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 
 describe('GET /api/v1/voices.php', () => {

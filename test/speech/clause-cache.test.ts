@@ -3,17 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { assignedVoice } from '../../src/speech/assigned-voices.ts';
 import { type StreamFormat, streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import { type CachedClause, SharedClause } from '../../src/speech/cached-clause-stream.ts';
+import { type CachedClause, SharedClause } from '../../src/speech/cache/cached-clause-stream.ts';
 import {
   type AccountClauses,
   ClauseCache,
   type ClauseSpec,
   clauseKey,
-} from '../../src/speech/clause-cache.ts';
+} from '../../src/speech/cache/clause-cache.ts';
 import { VoiceStore } from '../../src/speech/engines/neural/voice-store.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import {
@@ -24,7 +23,8 @@ import {
 } from '../../src/speech/synthesize.ts';
 import { splitClauses } from '../../src/speech/text/clauses.ts';
 import { frontEndFor } from '../../src/speech/text/front-end.ts';
-import { findVoice, type Voice } from '../../src/speech/voices.ts';
+import { assignedVoice } from '../../src/speech/voices/assigned-voices.ts';
+import { findVoice, type Voice } from '../../src/speech/voices/voices.ts';
 import { rms } from '../helpers/signals.ts';
 import { collect } from '../helpers/streams.ts';
 import { recordJobs, startTestPool } from '../helpers/tts-fixture.ts';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { audioBoundSeconds, MAX_SECONDS_PER_CHARACTER } from '../../src/speech/audio-bound.ts';
-import { plainDocument } from '../../src/speech/document.ts';
-import { readInputText } from '../../src/speech/input-text.ts';
+import { plainDocument } from '../../src/speech/input/document.ts';
+import { readInputText } from '../../src/speech/input/input-text.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { AudioBoundExceeded, plainSpeech, synthesize } from '../../src/speech/synthesize.ts';
-import { builtInVoices, type Voice } from '../../src/speech/voices.ts';
+import { builtInVoices, type Voice } from '../../src/speech/voices/voices.ts';
 import { codePointCount } from '../../src/unicode.ts';
 import { hostileTexts, worstCaseShapes } from '../helpers/hostile-text.ts';
 import { startTestPool } from '../helpers/tts-fixture.ts';

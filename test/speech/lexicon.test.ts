@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { plainDocument, type SpeechDocument } from '../../src/speech/document.ts';
-import { Lexicon, phraseKey } from '../../src/speech/lexicon.ts';
+import { plainDocument, type SpeechDocument } from '../../src/speech/input/document.ts';
 import { parseSsml } from '../../src/speech/ssml/read.ts';
+import { Lexicon, phraseKey } from '../../src/speech/text/lexicon.ts';
 import { markWords } from '../../src/speech/text/word-language/marks.ts';
 
 // An account's pronunciations rewrite the plain text of a document before anything reads it.

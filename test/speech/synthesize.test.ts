@@ -3,16 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { type StreamFormat, streamFormats } from '../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../src/speech/audio/g711.ts';
 import { littleEndianBytesToInt16 } from '../../src/speech/audio/pcm.ts';
-import type { SpeechSegment } from '../../src/speech/document.ts';
+import type { SpeechSegment } from '../../src/speech/input/document.ts';
 import { EnginePool, type SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
+import { warmUpPlan } from '../../src/speech/pool/warm-up.ts';
 import {
   type AudioTarget,
   plainSpeech,
   type SynthesisEvent,
   synthesize,
 } from '../../src/speech/synthesize.ts';
-import { builtInVoices, findVoice, type Voice, voicesOf } from '../../src/speech/voices.ts';
-import { warmUpPlan } from '../../src/speech/warm-up.ts';
+import { builtInVoices, findVoice, type Voice, voicesOf } from '../../src/speech/voices/voices.ts';
 import { medianPitch, voicedShare } from '../helpers/audio-analysis.ts';
 import { rms } from '../helpers/signals.ts';
 

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { assignedVoice } from '../../speech/assigned-voices.ts';
 import {
   PackArchiveError,
   type UnpackedPack,
@@ -20,6 +19,7 @@ import {
   SPEAKERS_AT_INSTALL,
   type SpeakerCalibration,
 } from '../../speech/loudness/pack-calibration.ts';
+import { assignedVoice } from '../../speech/voices/assigned-voices.ts';
 import {
   type Command,
   Refused,

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SpeechPath } from '../../calls/call-services.ts';
 import type { AudioTarget } from '../../speech/synthesize.ts';
-import type { Voice } from '../../speech/voices.ts';
+import type { Voice } from '../../speech/voices/voices.ts';
 import { keyCaller } from '../admission.ts';
 import { ApiError } from '../errors.ts';
 import { replyWithStream, type StreamReply } from '../stream-reply.ts';

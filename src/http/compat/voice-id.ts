@@ -1,4 +1,4 @@
-import { allVoices, type Voice } from '../../speech/voices.ts';
+import { allVoices, type Voice } from '../../speech/voices/voices.ts';
 import { ApiError } from '../errors.ts';
 
 // Every compatible protocol names a voice by an id (ElevenLabs' `voice_id`, Vapi's path, Deepgram's

@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import type { AccountService } from '../../accounts/accounts.ts';
 import type { CallBilling, CallMetrics } from '../../calls/call-services.ts';
 import { openLiveCall } from '../../calls/live-call.ts';
-import type { ClauseCache } from '../../speech/clause-cache.ts';
+import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';

@@ -29,9 +29,11 @@ function notFound(): ApiError {
 }
 
 /** A generated file and the kind its name gives. */
-interface Found {
+export interface Found {
   readonly file: StoredFile;
   readonly extension: FileExtension;
+  /** When the address it was found by stops working, if before the file's own expiry. */
+  readonly servedUntil?: Date;
 }
 
 async function find(store: GeneratedFileStore, request: FastifyRequest): Promise<Found> {
@@ -49,9 +51,11 @@ function contentTypeOf(extension: FileExtension): string {
   return isCompressedFormatName(extension) ? compressedFormats[extension].contentType : 'audio/wav';
 }
 
-function setFileHeaders(reply: FastifyReply, { file, extension }: Found): void {
+/** The headers of a stored file: its type, ranges, how long a cache may keep it. */
+export function setFileHeaders(reply: FastifyReply, { file, extension, servedUntil }: Found): void {
   // A cache must not serve the file after the server has stopped serving it.
-  const maxAge = Math.max(0, Math.floor((file.expiresAt.getTime() - Date.now()) / 1000));
+  const until = Math.min(file.expiresAt.getTime(), servedUntil?.getTime() ?? Number.POSITIVE_INFINITY);
+  const maxAge = Math.max(0, Math.floor((until - Date.now()) / 1000));
   reply
     .header('Content-Type', contentTypeOf(extension))
     .header('Accept-Ranges', 'bytes')
@@ -74,6 +78,32 @@ function rangeStillApplies(request: FastifyRequest, file: StoredFile): boolean {
 }
 
 /**
+ * A stored file as the response, whole or the single byte range asked for (`If-Range` honoured),
+ * with headers that let players stream and seek it.
+ */
+export function sendStoredFile(request: FastifyRequest, reply: FastifyReply, found: Found): FastifyReply {
+  const { file } = found;
+  setFileHeaders(reply, found);
+  // Range handling is defined for GET only (RFC 9110 14.2), hence not in HEAD.
+  const range = rangeStillApplies(request, file)
+    ? parseByteRange(request.headers.range, file.size)
+    : ({ kind: 'ignore' } as const);
+  if (range.kind === 'unsatisfiable') {
+    throw new ApiError('range_not_satisfiable', `the range is outside the file's ${file.size} bytes`, {
+      headers: { 'Content-Range': `bytes */${file.size}` },
+    });
+  }
+  if (range.kind === 'range') {
+    return reply
+      .status(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+      .header('Content-Length', String(range.end - range.start + 1))
+      .send(file.stream({ start: range.start, end: range.end }));
+  }
+  return reply.header('Content-Length', String(file.size)).send(file.stream());
+}
+
+/**
  * GET and HEAD /generated/audio_<id>.<wav|mp3|opus|flac>: the generated file, streamed from the store, with
  * single byte ranges so players can seek. Other methods on the path get 405 with Allow.
  */
@@ -86,28 +116,7 @@ export const generatedRoutes: FastifyPluginAsync<GeneratedOptions> = async (app,
     schema: generatedGetSchema,
     validatorCompiler: validatedByHandler,
     config: { swaggerTransform: documentedAt(GENERATED_FILE_PATH) },
-    handler: async (request, reply) => {
-      const found = await find(store, request);
-      const { file } = found;
-      setFileHeaders(reply, found);
-      // Range handling is defined for GET only (RFC 9110 14.2), hence not in HEAD.
-      const range = rangeStillApplies(request, file)
-        ? parseByteRange(request.headers.range, file.size)
-        : ({ kind: 'ignore' } as const);
-      if (range.kind === 'unsatisfiable') {
-        throw new ApiError('range_not_satisfiable', `the range is outside the file's ${file.size} bytes`, {
-          headers: { 'Content-Range': `bytes */${file.size}` },
-        });
-      }
-      if (range.kind === 'range') {
-        return reply
-          .status(206)
-          .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('Content-Length', String(range.end - range.start + 1))
-          .send(file.stream({ start: range.start, end: range.end }));
-      }
-      return reply.header('Content-Length', String(file.size)).send(file.stream());
-    },
+    handler: async (request, reply) => sendStoredFile(request, reply, await find(store, request)),
   });
 
   app.head(

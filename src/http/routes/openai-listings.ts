@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { allVoices } from '../../speech/voices.ts';
+import { allVoices } from '../../speech/voices/voices.ts';
 import {
   type ModelList,
   modelsRouteSchema,

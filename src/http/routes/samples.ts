@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { wavHeader } from '../../speech/audio/wav.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../../speech/synthesize.ts';
-import { findVoice, type Voice } from '../../speech/voices.ts';
+import { findVoice, type Voice } from '../../speech/voices/voices.ts';
 import { sampleSentence } from '../../web/pages/voices.ts';
 import { enginesReady } from '../admission.ts';
 import { parseByteRange } from '../byte-range.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AccountService } from '../../accounts/accounts.ts';
 import type { CallBilling, CallMetrics, CallServices } from '../../calls/call-services.ts';
 import { speakFile } from '../../calls/file-call.ts';
-import type { ClauseCache } from '../../speech/clause-cache.ts';
+import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';

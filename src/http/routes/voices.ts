@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { defaultStreamFormat, streamFormats } from '../../speech/audio/formats.ts';
 import { engines } from '../../speech/engines/registry.ts';
 import { LOUDNESS_TARGET_LUFS } from '../../speech/loudness/calibration.ts';
-import { languages, voicesOf } from '../../speech/voices.ts';
+import { languages, voicesOf } from '../../speech/voices/voices.ts';
 import type { SiteLanguage } from '../../web/i18n/languages.ts';
 import { translatorFor } from '../../web/i18n/translator.ts';
 import { voicesPage } from '../../web/pages/voices.ts';

@@ -9,7 +9,7 @@ import {
 } from '../../accounts/dictionaries.ts';
 import { MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
 import { IJWI_PLS_NAMESPACE, MAX_PLS_BYTES, PLS_MEDIA_TYPE } from '../../accounts/pls.ts';
-import { languages } from '../../speech/voices.ts';
+import { languages } from '../../speech/voices/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import { errorResponse, invalidApiKeyResponse } from './errors.ts';
 import {

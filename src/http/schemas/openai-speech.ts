@@ -1,7 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
-import { builtInVoices } from '../../speech/voices.ts';
+import { builtInVoices } from '../../speech/voices/voices.ts';
 import {
   MAX_SPEED,
   MIN_SPEED,

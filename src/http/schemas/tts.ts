@@ -9,9 +9,9 @@ import {
   streamFormats,
 } from '../../speech/audio/formats.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
-import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/document.ts';
-import { textTypes } from '../../speech/input-text.ts';
-import { builtInVoices, languages } from '../../speech/voices.ts';
+import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/input/document.ts';
+import { textTypes } from '../../speech/input/input-text.ts';
+import { builtInVoices, languages } from '../../speech/voices/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
 import {
   type CloningField,
@@ -394,6 +394,77 @@ export function ttsStreamRouteSchema(options: TtsDocOptions): FastifySchema {
     response: {
       200: streamOkResponse(options.requestsPerMinute),
       ...errorResponses(options, true),
+    },
+  };
+}
+
+/** The `tts-url.php` 200 body. The route serialises its answer with it. */
+export const ttsUrlResponseSchema = z.object({
+  play_url: z.string().meta({
+    format: 'uri',
+    description:
+      'Absolute URL that any HTTP client can GET without a key until `expires_at`: ' +
+      '`…/play/<id>.<expiry>.<key>.<signature>.<wav|mp3>`. It carries no text; altered in any part it is not found.',
+  }),
+  expires_at: z
+    .string()
+    .meta({ format: 'date-time', description: 'When the URL stops working (UTC, whole seconds).' }),
+});
+
+/** What the `tts-url.php` handler sends on success. */
+export type TtsUrlResponse = z.input<typeof ttsUrlResponseSchema>;
+
+/** The `tts-url.php` route schema. */
+export function ttsUrlRouteSchema(
+  options: TtsDocOptions & { readonly maxLifetimeSeconds: number; readonly defaultLifetimeSeconds: number },
+): FastifySchema {
+  return {
+    operationId: 'createPlayUrl',
+    summary: 'Make a signed URL that speaks when it is fetched, for IVR players',
+    description:
+      'Checks the request as tts.php does and answers with a URL, without speaking and without ' +
+      'charging. The first GET of the URL speaks it and streams the audio as it is produced (so ' +
+      '`<Play>` starts at once), and is charged then, as a stream is; later GETs and range ' +
+      'requests serve the stored audio, with no new charge; a URL never fetched is never charged. ' +
+      'Refused with 402 when the account could not pay for it now. ' +
+      billingNote(options),
+    tags: [tags.speech],
+    security: apiKeySecurity,
+    body: z
+      .object({
+        input: inputField(options.maxChars),
+        language: languageField,
+        speaker_id: speakerIdField,
+        text_type: textTypeField,
+        format: z
+          .enum(['wav', 'mp3'])
+          .default('wav')
+          .meta({
+            description:
+              '`wav`: mono 16-bit PCM at 8 kHz, what telephone lines play (and the only WAV Asterisk reads ' +
+              'as `.wav`); `mp3`: 24 kHz mono, 64 kbit/s. The URL’s extension follows.',
+          }),
+        expires_in: z
+          .int()
+          .min(1)
+          .max(options.maxLifetimeSeconds)
+          .default(options.defaultLifetimeSeconds)
+          .meta({ description: `Seconds the URL works, at most ${options.maxLifetimeSeconds}.` }),
+        ...cloningFields,
+      })
+      .meta(bodyMeta),
+    response: {
+      200: jsonResponse('The URL.', ttsUrlResponseSchema, rateLimitHeaders(options.requestsPerMinute)),
+      ...errorResponses(options, false),
+      429: errorResponse(
+        429,
+        `More than ${options.requestsPerMinute} requests in a rolling minute on this key (\`rate_limited\`), ` +
+          'or the account has as many unexpired URLs as it may (`too_many_play_urls`).',
+        {
+          'Retry-After': header('Seconds until a request will be accepted.', z.int().nonnegative()),
+          ...rateLimitHeaders(options.requestsPerMinute),
+        },
+      ),
     },
   };
 }

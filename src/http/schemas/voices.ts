@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { streamFormatNames, streamFormats } from '../../speech/audio/formats.ts';
 import type { EngineId } from '../../speech/engines/engine.ts';
 import { engines } from '../../speech/engines/registry.ts';
-import { builtInVoices, languages } from '../../speech/voices.ts';
+import { builtInVoices, languages } from '../../speech/voices/voices.ts';
 import { tags } from '../openapi.ts';
 
 /** The service's limits on a call, as the listing states them. */

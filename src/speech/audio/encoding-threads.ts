@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { startTypeScriptWorker } from '../typescript-worker.ts';
+import { startTypeScriptWorker } from '../runtime/typescript-worker.ts';
 import type { CompressedFormat } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
 
@@ -16,10 +16,13 @@ export interface EncodingStream {
 }
 
 /**
- * The PCM a stream keeps so that it can be encoded again on a new thread if its thread dies: a
- * minute at 24 kHz. A longer stream whose thread dies ends with an error.
+ * The PCM a stream keeps so that it can be encoded again on a new thread if its thread dies: its
+ * first 5 s at 24 kHz (240 KB), as much as most replies hold. A longer stream lets go of it and
+ * ends with an error should its thread die: a thread's death is rare, and every open stream
+ * keeping a minute (2.9 MB) made a hundred minute-long MP3 streams hold 290 MB for it.
  */
-const MAX_REPLAY_BYTES = 60 * 24_000 * 2;
+export const MAX_REPLAY_SECONDS = 5;
+const MAX_REPLAY_BYTES = MAX_REPLAY_SECONDS * 24_000 * 2;
 
 /** The name in an encoding thread's title. */
 export const ENCODING_THREAD_NAME = 'ijwi-encoding';

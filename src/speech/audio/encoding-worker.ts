@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
+import { loadFormatEncoders } from './compressed-encoders.ts';
 import type { FormatEncoder } from './compressed-formats.ts';
 import type { FromEncoder, ToEncoder } from './encoding-protocol.ts';
-import { loadFormatEncoders } from './format-encoders.ts';
 import { littleEndianBytesToInt16 } from './pcm.ts';
 
 // An encoding thread: the streams' compressed-format encoders, away from the thread that answers

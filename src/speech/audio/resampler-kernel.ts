@@ -1,4 +1,4 @@
-import { recordedModuleBytes } from '../recorded-wasm.ts';
+import { recordedModuleBytes } from '../runtime/recorded-wasm.ts';
 
 // The resampler's filter loop in WebAssembly SIMD (`resampler-kernel/kernel.c`, built by its
 // `build.sh`): four multiply-adds at a time in 32-bit floats, where the JavaScript loop did one in

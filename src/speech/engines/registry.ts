@@ -1,5 +1,5 @@
 import { type FrontEnd, frontEndFor } from '../text/front-end.ts';
-import type { Voice } from '../voices.ts';
+import type { Voice } from '../voices/voices.ts';
 import type { IpaReading } from './engine.ts';
 import { engines } from './engine-list.ts';
 

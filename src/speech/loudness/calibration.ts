@@ -3,7 +3,7 @@ import { littleEndianBytesToInt16 } from '../audio/pcm.ts';
 import type { EnginePool } from '../pool/engine-pool.ts';
 import { plainSpeech, synthesize } from '../synthesize.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
-import type { Voice } from '../voices.ts';
+import type { Voice } from '../voices/voices.ts';
 
 /**
  * Every voice's integrated loudness, in LUFS (ITU-R BS.1770, EBU R128): AES TD1008's anchor for

@@ -1,8 +1,8 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assignedVoice } from '../assigned-voices.ts';
 import { MANIFEST_FILE, type VoicePackManifest } from '../engines/neural/voice-pack.ts';
 import { EnginePool } from '../pool/engine-pool.ts';
+import { assignedVoice } from '../voices/assigned-voices.ts';
 import { calibrate } from './calibration.ts';
 
 /**

@@ -7,7 +7,7 @@
  */
 import { Lexer, type Token, type Tokens } from 'marked';
 import { codePointCount } from '../../unicode.ts';
-import type { SpeechDocument, SpeechSegment } from '../document.ts';
+import type { SpeechDocument, SpeechSegment } from '../input/document.ts';
 import { protectLiteralSymbols, restoreLiteralSymbols } from './literal-symbols.ts';
 
 /** The pause of a thematic break (`---`), as SSML's `strong` break. */

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { joinBytes } from '../audio/bytes.ts';
-import { createStreamEncoderCache } from '../audio/encoder.ts';
 import { createLevelStage } from '../audio/level.ts';
+import { createStreamEncoderCache } from '../audio/stream-encoder.ts';
 import type { EngineId, EngineVoice, EngineWord, SpeechEngine } from '../engines/engine.ts';
 // The engines alone: a worker never reads text, so it loads no front-end (`registry.ts` has them).
 import { engines } from '../engines/engine-list.ts';

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { engines } from '../engines/registry.ts';
-import { startTypeScriptWorker } from '../typescript-worker.ts';
+import { startTypeScriptWorker } from '../runtime/typescript-worker.ts';
 import type { FromWorker, WarmUpPlan, WorkerData } from './protocol.ts';
 
 /** The name in a pool worker's title (a debugger, a profile, a fault drill shows it). */

@@ -6,7 +6,8 @@
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { codePointCount } from '../../unicode.ts';
-import { firstForbiddenCharacter } from '../control-characters.ts';
+import type { IpaReading } from '../engines/engine.ts';
+import { firstForbiddenCharacter } from '../input/control-characters.ts';
 import {
   MAX_BREAK_MS,
   MAX_BREAKS_MS_PER_REQUEST,
@@ -14,8 +15,7 @@ import {
   MIN_RATE,
   type SpeechDocument,
   type SpeechSegment,
-} from '../document.ts';
-import type { IpaReading } from '../engines/engine.ts';
+} from '../input/document.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
 import { markWords } from '../text/word-language/marks.ts';
 import { type DateFormat, dateFormats, type Interpretation, interpretations, readSayAs } from './say-as.ts';

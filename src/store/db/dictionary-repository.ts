@@ -8,7 +8,7 @@ import {
   defaultDictionaryId,
   type LexiconEntry,
 } from '../../accounts/dictionary-repository.ts';
-import { phraseKey } from '../../speech/lexicon.ts';
+import { phraseKey } from '../../speech/text/lexicon.ts';
 import type { LanguageCode } from '../../speech/text/verbalizer.ts';
 import type { PronunciationDictionariesTable, PronunciationEntriesTable, Schema } from './schema.ts';
 

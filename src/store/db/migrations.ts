@@ -338,6 +338,43 @@ const migrations: Record<string, Migration> = {
         from lexicon_entries e join accounts a on a.id = e.account_id`.execute(db);
     },
   },
+  '0011_play_urls': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // Playable URLs (calls/play-urls.ts): the request is kept here, not in the URL, so the URL
+      // carries no text; any instance can speak it or serve its stored audio. `state` moves
+      // new -> speaking -> ready (or failed), one claim at a time.
+      await db.schema
+        .createTable('play_urls')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('options', 'text', (c) => c.notNull())
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('file_id', 'text')
+        .addColumn('claimed_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addCheckConstraint('play_urls_state', sql`state in ('new', 'speaking', 'ready', 'failed')`)
+        .execute();
+      await db.schema
+        .createIndex('play_urls_account_expiry')
+        .on('play_urls')
+        .columns(['account_id', 'expires_at'])
+        .execute();
+      await db.schema.createIndex('play_urls_expiry').on('play_urls').column('expires_at').execute();
+      // The key the URLs are signed with when the operator configures none: made once by the
+      // first instance, read by every other, so all of them check each other's URLs.
+      // One row per use (`purpose`, the primary key), so instances racing to make it keep one.
+      await db.schema
+        .createTable('play_url_keys')
+        .addColumn('purpose', 'text', (c) => c.primaryKey())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** Every migration's name, in the order they run. */

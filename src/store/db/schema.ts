@@ -68,6 +68,28 @@ export interface Schema {
   pronunciation_entries: PronunciationEntriesTable;
   topup_requests: TopUpRequestsTable;
   studio_audio: StudioAudioTable;
+  play_urls: PlayUrlsTable;
+  play_url_keys: PlayUrlKeysTable;
+}
+
+export interface PlayUrlsTable {
+  id: string;
+  account_id: string;
+  input: string;
+  options: string;
+  format: 'wav' | 'mp3';
+  state: 'new' | 'speaking' | 'ready' | 'failed';
+  file_id: string | null;
+  claimed_at: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PlayUrlKeysTable {
+  purpose: string;
+  key_id: string;
+  secret: string;
+  created_at: string;
 }
 
 export interface StudioAudioTable {

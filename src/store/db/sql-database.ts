@@ -3,6 +3,7 @@ import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { Database } from './database.ts';
 import { SqlDictionaryRepository } from './dictionary-repository.ts';
+import { SqlPlayUrlRepository } from './play-url-repository.ts';
 import {
   SqlAccountRepository,
   SqlApiKeyRepository,
@@ -32,6 +33,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
     ledger: new SqlLedgerRepository(kysely, options),
     dictionaries: new SqlDictionaryRepository(kysely, { rowLocks: options.rowLocks }),
     topUpRequests: new SqlTopUpRequestRepository(kysely),
+    playUrls: new SqlPlayUrlRepository(kysely, { rowLocks: options.rowLocks }),
     kysely,
     async ping() {
       if (closed) return 'closed';

@@ -8,6 +8,7 @@ import type { Database } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
+import { type CheckpointPolicy, startCheckpointer } from './sqlite-checkpointer.ts';
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
 import { sqliteDurability, walFlusher } from './sqlite-durability.ts';
 import { reportingUnavailable } from './unavailable-dialect.ts';
@@ -18,6 +19,8 @@ export interface SqliteDatabaseOptions {
   readonly busyTimeoutMs?: number;
   /** How the WAL file is flushed to disk (`walFlusher`); the file's own datasync by default. */
   readonly datasync?: (file: FileHandle) => Promise<void>;
+  /** When the WAL is copied back into the database file, by a thread of its own (sqlite-checkpointer.ts). */
+  readonly checkpoint?: CheckpointPolicy;
 }
 
 /**
@@ -48,7 +51,8 @@ async function enableWal(
  * block the writer), a busy timeout (a second process waits for the write lock instead of failing
  * at once), foreign keys enforced, and synchronous=FULL (every commit flushed to disk), because
  * the ledger is money; the writes every call makes are flushed off the request thread
- * (sqlite-durability.ts). `':memory:'` gives a private in-memory database.
+ * (sqlite-durability.ts), and the WAL copied back by a thread of its own (sqlite-checkpointer.ts).
+ * `':memory:'` gives a private in-memory database.
  */
 export async function openSqliteDatabase(
   path: string,
@@ -66,6 +70,8 @@ export async function openSqliteDatabase(
     // WAL with synchronous=NORMAL, where a commit is not flushed and a power cut can undo it.
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
+    // Checkpoints are the checkpointing thread's, never a request's commit (sqlite-checkpointer.ts).
+    if (path !== ':memory:') sqlite.pragma('wal_autocheckpoint = 0');
   } catch (error) {
     sqlite.close();
     throw error;
@@ -84,5 +90,19 @@ export async function openSqliteDatabase(
     options.datasync === undefined
       ? sqliteDurability(path)
       : sqliteDurability(path, walFlusher(`${path}-wal`, options.datasync));
-  return sqlDatabase(kysely, { rowLocks: false, durability });
+  if (path === ':memory:') return sqlDatabase(kysely, { rowLocks: false, durability });
+  const checkpointer = startCheckpointer(path, busyTimeoutMs, options.checkpoint, () =>
+    sqlite.pragma('wal_autocheckpoint = 1000'),
+  );
+  return sqlDatabase(kysely, {
+    rowLocks: false,
+    // The checkpointing thread closes last: as the file's last connection it copies the WAL back.
+    durability: {
+      ...durability,
+      async close() {
+        await durability.close();
+        await checkpointer.close();
+      },
+    },
+  });
 }

@@ -75,7 +75,7 @@ export function checkHead(head: Uint8Array | undefined, reserve: number): void {
  * started twice. Sweep errors go to `onError` (e.g. the logger) and do not stop the timer.
  */
 export function startSweeper(
-  store: GeneratedFileStore,
+  store: Pick<GeneratedFileStore, 'sweep'>,
   intervalMs: number,
   onError: (error: unknown) => void = () => {},
 ): () => void {

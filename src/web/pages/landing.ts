@@ -2,7 +2,7 @@ import { FREE_GENERATIONS, FREE_MAX_SECONDS, MINIMUM_TOP_UP } from '../../accoun
 import { streamFormats } from '../../speech/audio/formats.ts';
 import { engines } from '../../speech/engines/registry.ts';
 import type { LanguageCode } from '../../speech/text/verbalizer.ts';
-import { languages, voicesOf } from '../../speech/voices.ts';
+import { languages, voicesOf } from '../../speech/voices/voices.ts';
 import { contact } from '../contact.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { Translator } from '../i18n/translator.ts';

@@ -5,7 +5,7 @@ import {
 } from '../../accounts/dictionaries.ts';
 import type { LexiconEntry } from '../../accounts/dictionary-repository.ts';
 import { MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
-import { languages } from '../../speech/voices.ts';
+import { languages } from '../../speech/voices/voices.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import type { Translator } from '../i18n/translator.ts';

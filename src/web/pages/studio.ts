@@ -5,7 +5,7 @@ import {
   TOKEN_PRICE_US_CENTS,
 } from '../../accounts/billing.ts';
 import type { LanguageCode } from '../../speech/text/verbalizer.ts';
-import { allVoices, languages } from '../../speech/voices.ts';
+import { allVoices, languages } from '../../speech/voices/voices.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { type PageContext, page, type Viewer } from '../layout.ts';

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/compressed-encoders.ts';
 import { compressedFormatNames, compressedFormats } from '../../../src/speech/audio/compressed-formats.ts';
-import { ENCODING_THREAD_NAME, EncodingThreads } from '../../../src/speech/audio/encoding-threads.ts';
-import { loadFormatEncoders, type MakeFormatEncoder } from '../../../src/speech/audio/format-encoders.ts';
+import {
+  ENCODING_THREAD_NAME,
+  EncodingThreads,
+  MAX_REPLAY_SECONDS,
+} from '../../../src/speech/audio/encoding-threads.ts';
 import { oggCrc } from '../../../src/speech/audio/ogg.ts';
 import { int16ToLittleEndianBytes } from '../../../src/speech/audio/pcm.ts';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
@@ -164,5 +168,31 @@ describe('EncodingThreads', () => {
     const next = threads.open(compressedFormats.mp3);
     await next.encode(input.subarray(0, half));
     assert.ok((await next.end()).byteLength > 0, 'a new stream is served');
+  });
+
+  it('keeps no PCM for a stream past its first seconds: it ends with its thread, a short one goes on', async () => {
+    // What an open stream holds for a replay is bounded: past MAX_REPLAY_SECONDS of PCM it keeps
+    // none, so its thread's death ends it, while a shorter stream beside it is encoded again.
+    const second = int16ToLittleEndianBytes(speechLike(RATE, 1));
+    const long = threads.open(compressedFormats.mp3);
+    for (let s = 0; s <= MAX_REPLAY_SECONDS; s++) await long.encode(second);
+    const short = threads.open(compressedFormats.mp3);
+    const shortHead = await short.encode(second);
+    const victim = threads.open(compressedFormats.flac);
+    const queued = Array.from({ length: 40 }, () => victim.encode(second));
+    for (const request of queued) request.catch(() => {});
+    assert.equal(await killThreads(ENCODING_THREAD_NAME), 1);
+    await assert.rejects(long.encode(second), /encoding thread was lost/);
+    const shortTail = Buffer.concat([await short.encode(second), await short.end()]);
+    const unbroken = threads.open(compressedFormats.mp3);
+    const expected = Buffer.concat([
+      await unbroken.encode(second),
+      await unbroken.encode(second),
+      await unbroken.end(),
+    ]);
+    assert.ok(
+      Buffer.concat([shortHead, shortTail]).equals(expected),
+      'the short stream went on byte for byte',
+    );
   });
 });

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { createStreamEncoderCache, type StreamEncoderCache } from '../../../src/speech/audio/encoder.ts';
 import { streamFormats } from '../../../src/speech/audio/formats.ts';
 import { decodeAlaw, decodeMulaw } from '../../../src/speech/audio/g711.ts';
 import { int16ToLittleEndianBytes, littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
+import {
+  createStreamEncoderCache,
+  type StreamEncoderCache,
+} from '../../../src/speech/audio/stream-encoder.ts';
 import { concatBytes, snrDb, speechLike, tone, toneAmplitude } from '../../helpers/signals.ts';
 
 // espeak-ng's rate and chunk size; formats from the API v1 contract.

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createLevelStage, LIMIT_DBTP } from '../../../src/speech/audio/level.ts';
 import { integratedLoudness } from '../../../src/speech/audio/loudness-meter.ts';
 import { calibrationSentences } from '../../../src/speech/loudness/calibration.ts';
-import { builtInVoices } from '../../../src/speech/voices.ts';
+import { builtInVoices } from '../../../src/speech/voices/voices.ts';
 import { engineClauses } from '../../helpers/engine-audio.ts';
 import { createReferenceLevelStage } from './level-reference.ts';
 

@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createResampler, ResamplerBackend } from '../../../src/speech/audio/resampler.ts';
-import { recordedChecksum, recordedModuleBytes } from '../../../src/speech/recorded-wasm.ts';
+import { recordedChecksum, recordedModuleBytes } from '../../../src/speech/runtime/recorded-wasm.ts';
 import {
   inChunks,
   maxAbsDifference,

@@ -15,7 +15,7 @@ import {
 import { espeakNgEngine } from '../../../src/speech/engines/espeak-ng.ts';
 import { frontEndOf } from '../../../src/speech/engines/registry.ts';
 import { splitClauses } from '../../../src/speech/text/clauses.ts';
-import { builtInVoices, findVoice, type Voice } from '../../../src/speech/voices.ts';
+import { builtInVoices, findVoice, type Voice } from '../../../src/speech/voices/voices.ts';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
 
 interface ReferenceCase {

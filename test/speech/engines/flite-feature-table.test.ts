@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { littleEndianBytesToInt16 } from '../../../src/speech/audio/pcm.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
-import { voicesOf } from '../../../src/speech/voices.ts';
+import { voicesOf } from '../../../src/speech/voices/voices.ts';
 import { voicedShare } from '../../helpers/audio-analysis.ts';
 import { collect } from '../../helpers/streams.ts';
 

@@ -10,7 +10,7 @@ import { VoiceStore } from '../../../src/speech/engines/neural/voice-store.ts';
 import { engines } from '../../../src/speech/engines/registry.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
-import { findVoice } from '../../../src/speech/voices.ts';
+import { findVoice } from '../../../src/speech/voices/voices.ts';
 import { collect } from '../../helpers/streams.ts';
 import { packMetadata, writeVoicePack } from '../../helpers/voice-packs.ts';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type SpeechPart, speechPart } from '../../../src/http/tts-request.ts';
 import { streamFormats } from '../../../src/speech/audio/formats.ts';
-import type { SpeechDocument } from '../../../src/speech/document.ts';
+import type { SpeechDocument } from '../../../src/speech/input/document.ts';
 import { frontEndFor } from '../../../src/speech/text/front-end.ts';
 import { LiveClauses } from '../../../src/speech/text/live-clauses.ts';
-import { findVoice } from '../../../src/speech/voices.ts';
+import { findVoice } from '../../../src/speech/voices/voices.ts';
 import { randomMarkdownReply, randomPieces, wordsOf } from '../../helpers/random-markdown.ts';
 import { randomSource } from '../../helpers/signals.ts';
 

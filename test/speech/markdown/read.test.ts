@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SpeechDocument } from '../../../src/speech/document.ts';
-import { readInputText } from '../../../src/speech/input-text.ts';
+import type { SpeechDocument } from '../../../src/speech/input/document.ts';
+import { readInputText } from '../../../src/speech/input/input-text.ts';
 import {
   markdownOpenAtEnd,
   RULE_PAUSE_MS,
@@ -10,7 +10,7 @@ import {
 } from '../../../src/speech/markdown/read.ts';
 import { frontEndFor } from '../../../src/speech/text/front-end.ts';
 import type { LanguageCode } from '../../../src/speech/text/verbalizer.ts';
-import { findVoice } from '../../../src/speech/voices.ts';
+import { findVoice } from '../../../src/speech/voices/voices.ts';
 import { modelReplies } from './replies.ts';
 
 // Plain `text` as the gate every path passes reads it (input-text.ts): Markdown parsed into the

@@ -8,7 +8,7 @@ import type { EngineInput } from '../../../src/speech/engines/engine.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
 import type { OutputSpec } from '../../../src/speech/pool/protocol.ts';
 import { POOL_WORKER_NAME } from '../../../src/speech/pool/workers.ts';
-import { findVoice, type Voice } from '../../../src/speech/voices.ts';
+import { findVoice, type Voice } from '../../../src/speech/voices/voices.ts';
 import { collect } from '../../helpers/streams.ts';
 import { killThreads } from '../../helpers/thread-faults.ts';
 import { startTestPool } from '../../helpers/tts-fixture.ts';

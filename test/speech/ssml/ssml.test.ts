@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SpeechDocument, SpeechSegment } from '../../../src/speech/document.ts';
 import type { EngineDescriptor } from '../../../src/speech/engines/engine.ts';
 import { engines } from '../../../src/speech/engines/registry.ts';
+import type { SpeechDocument, SpeechSegment } from '../../../src/speech/input/document.ts';
 import { parseSsml } from '../../../src/speech/ssml/read.ts';
 import { englishVerbalizer } from '../../../src/speech/text/en/verbalizer.ts';
 import { frenchVerbalizer } from '../../../src/speech/text/fr/verbalizer.ts';

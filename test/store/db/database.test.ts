@@ -157,6 +157,8 @@ describeEachDatabase('database', (context) => {
       // on a database of that time).
       await sql`drop table pronunciation_entries`.execute(before.kysely);
       await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
+      await sql`drop table play_urls`.execute(before.kysely);
+      await sql`drop table play_url_keys`.execute(before.kysely);
       await sql`drop table studio_audio`.execute(before.kysely);
       await sql`drop table topup_requests`.execute(before.kysely);
       await sql`drop index ledger_request_topped_up`.execute(before.kysely);
@@ -239,6 +241,8 @@ describeEachDatabase('database', (context) => {
       await sql`alter table lexicon_entries drop column word_language`.execute(before.kysely);
       // The migrations after it go too, so they run again (as they would on a database of that time).
       await sql`alter table users drop column language`.execute(before.kysely);
+      await sql`drop table play_urls`.execute(before.kysely);
+      await sql`drop table play_url_keys`.execute(before.kysely);
       await sql`drop table studio_audio`.execute(before.kysely);
       await sql`drop table pronunciation_entries`.execute(before.kysely);
       await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
@@ -290,6 +294,9 @@ describeEachDatabase('database', (context) => {
       // Back to the schema as 0009 left it, and a lexicon as the code of that time wrote it.
       await sql`drop table pronunciation_entries`.execute(before.kysely);
       await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
+      // The migrations after it go too, so they run again (as they would on a database of that time).
+      await sql`drop table play_urls`.execute(before.kysely);
+      await sql`drop table play_url_keys`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0010'`.execute(before.kysely);
       for (const [id, phrase, kind, says, wordLanguage] of [
         ['lex_a', 'Uwase', 'respelling', 'oo wah seh', null],
@@ -346,6 +353,49 @@ describeEachDatabase('database', (context) => {
         await db.close();`;
       const outputs = await inProcesses(3, child, () => [JSON.stringify(source)]);
       assert.deepEqual(outputs, ['true', 'true', 'true']);
+    });
+
+    // Playable URLs (calls/play-urls.ts) are signed and spoken by whichever instance a request reaches.
+    it('agree on one play URL signing key, and give a URL’s first fetch to one of them', async () => {
+      const source = await context.fresh();
+      const db = await openDatabase(source);
+      await db.accounts.insert(account);
+      const created = await db.playUrls.create(
+        {
+          id: 'PlayUrlStoreTest000001',
+          accountId: account.id,
+          input: 'Hello.',
+          reading: { language: 'en', speaker_id: 0, text_type: 'text' },
+          format: 'wav',
+          state: 'new',
+          fileId: null,
+          claimedAt: null,
+          createdAt: new Date().toISOString(),
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+        10,
+        new Date().toISOString(),
+      );
+      assert.equal(created, 'created');
+      await db.close();
+      const signerUrl = new URL('../../../src/calls/play-url-signer.ts', import.meta.url).href;
+      const startAt = Date.now() + 2000;
+      const child = `
+        const { openDatabase } = await import(${JSON.stringify(storeUrl)});
+        const { freshPlayUrlKey } = await import(${JSON.stringify(signerUrl)});
+        const db = await openDatabase(JSON.parse(process.argv[1]));
+        await new Promise((r) => setTimeout(r, Math.max(0, ${startAt} - Date.now())));
+        const [key, claimed] = await Promise.all([
+          db.playUrls.signingKey(freshPlayUrlKey(), new Date().toISOString()),
+          db.playUrls.claim('PlayUrlStoreTest000001', new Date().toISOString()),
+        ]);
+        await db.close();
+        process.stdout.write(JSON.stringify({ key, claimed }));`;
+      const outputs = (await inProcesses(3, child, () => [JSON.stringify(source)])).map(
+        (out) => JSON.parse(out) as { key: { id: string; secret: string }; claimed: boolean },
+      );
+      assert.equal(new Set(outputs.map((o) => `${o.key.id}/${o.key.secret}`)).size, 1, 'one key');
+      assert.equal(outputs.filter((o) => o.claimed).length, 1, 'one first fetch');
     });
 
     // Two service instances sharing the database (the contract: "on one instance or many").

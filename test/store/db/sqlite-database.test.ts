@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/store/db/database.ts';
@@ -49,6 +50,47 @@ describe('openSqliteDatabase', () => {
     try {
       assert.equal(await pragma(db, 'journal_mode'), 'wal');
       assert.equal(await pragma(db, 'synchronous'), 2, 'FULL, not the NORMAL a WAL file opens with');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('leaves checkpoints to a thread of its own, which copies the WAL into the file', async () => {
+    // A request's commit that passes the WAL's 1,000 pages would copy it back and wait for the
+    // flush, with every call in the process waiting behind it.
+    const path = join(dir, 'checkpointed.sqlite');
+    const db = await openSqliteDatabase(path, { checkpoint: { intervalMs: 10, minBytes: 0 } });
+    try {
+      assert.equal(await pragma(db, 'wal_autocheckpoint'), 0, 'the request connection never checkpoints');
+      const accounts = 40;
+      for (let i = 0; i < accounts; i++)
+        await db.accounts.insert({
+          id: `acct_checkpoint${i}`,
+          name: 'Checkpoint',
+          email: null,
+          createdAt: new Date().toISOString(),
+        });
+      // Far below 1,000 pages, where SQLite's own checkpoint would come: the database file alone,
+      // copied without its WAL, holds every row once the thread has copied the WAL back.
+      const rowsInFile = () => {
+        const copy = join(dir, `copy-${Math.random().toString(36).slice(2)}.sqlite`);
+        copyFileSync(path, copy);
+        const file = new BetterSqlite3(copy);
+        try {
+          return (
+            file.prepare("select count(*) as n from accounts where name = 'Checkpoint'").get() as {
+              n: number;
+            }
+          ).n;
+        } catch {
+          return 0; // a copy taken while the thread wrote the file
+        } finally {
+          file.close();
+        }
+      };
+      const giveUpAt = Date.now() + 10_000;
+      while (rowsInFile() < accounts && Date.now() < giveUpAt) await sleep(20);
+      assert.equal(rowsInFile(), accounts);
     } finally {
       await db.close();
     }

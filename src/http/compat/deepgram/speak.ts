@@ -3,7 +3,7 @@ import { compressedFormats } from '../../../speech/audio/compressed-formats.ts';
 import { type StreamFormat, streamFormats } from '../../../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../../../speech/audio/wav.ts';
 import type { AudioTarget } from '../../../speech/synthesize.ts';
-import type { Voice } from '../../../speech/voices.ts';
+import type { Voice } from '../../../speech/voices/voices.ts';
 import { apiKeyFrom } from '../../api-key.ts';
 import { ApiError, type ErrorBody, errorBody } from '../../errors.ts';
 import { voiceOfPath } from '../voice-id.ts';

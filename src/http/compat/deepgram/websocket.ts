@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { StreamFormat } from '../../../speech/audio/formats.ts';
-import type { Voice } from '../../../speech/voices.ts';
+import type { Voice } from '../../../speech/voices/voices.ts';
 import { type ClientMessage, type LiveProtocol, readFrame, type ServerMessage } from '../../live/protocol.ts';
 import { voiceIdOf } from '../voice-id.ts';
 

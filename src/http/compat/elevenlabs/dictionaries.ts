@@ -9,7 +9,7 @@ import type {
 import type { LexiconEntry } from '../../../accounts/dictionary-repository.ts';
 import { checkEntry, type LexiconInput } from '../../../accounts/lexicons.ts';
 import { MAX_PLS_BYTES, PLS_MEDIA_TYPE } from '../../../accounts/pls.ts';
-import { languages } from '../../../speech/voices.ts';
+import { languages } from '../../../speech/voices/voices.ts';
 import { admitKey, type KeyAdmission, keyCaller } from '../../admission.ts';
 import { ApiError } from '../../errors.ts';
 import { parseBody } from '../compatible-call.ts';

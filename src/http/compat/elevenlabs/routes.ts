@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { allVoices } from '../../../speech/voices.ts';
+import { allVoices } from '../../../speech/voices/voices.ts';
 import { voiceOfPath } from '../voice-id.ts';
 import { authenticateElevenLabs, elevenLabsKeyFrom, type KeyCheck } from './api-key.ts';
 import { ELEVENLABS_MODEL_IDS, elevenLabsModel, elevenLabsVoice } from './voices.ts';

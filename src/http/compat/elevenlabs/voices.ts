@@ -1,4 +1,4 @@
-import { languages, type Voice, type VoiceGroup } from '../../../speech/voices.ts';
+import { languages, type Voice, type VoiceGroup } from '../../../speech/voices/voices.ts';
 import { voiceIdOf } from '../voice-id.ts';
 
 /** The model ids listed by `GET /v1/models`: every one speaks every voice (the voice chooses). */

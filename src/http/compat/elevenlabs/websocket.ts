@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StreamFormat } from '../../../speech/audio/formats.ts';
 import type { WordTiming } from '../../../speech/synthesize.ts';
-import type { Voice } from '../../../speech/voices.ts';
+import type { Voice } from '../../../speech/voices/voices.ts';
 import { ApiError } from '../../errors.ts';
 import {
   type ClientMessage,

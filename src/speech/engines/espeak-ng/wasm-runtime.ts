@@ -13,7 +13,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Directory, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
-import { recordedChecksum as recordedChecksumOf, recordedModuleBytes } from '../../recorded-wasm.ts';
+import { recordedChecksum as recordedChecksumOf, recordedModuleBytes } from '../../runtime/recorded-wasm.ts';
 
 const DATA_DIR = '/usr/share/espeak-ng-data';
 /** The release of espeak-ng that `wasm/build.sh` builds. */

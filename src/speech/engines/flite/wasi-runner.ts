@@ -20,8 +20,8 @@ import { once } from 'node:events';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConsoleStdout, File, type Inode, OpenFile, PreopenDirectory, WASI } from '@bjorn3/browser_wasi_shim';
-import { recordedChecksum, recordedModuleBytes } from '../../recorded-wasm.ts';
-import { startTypeScriptWorker } from '../../typescript-worker.ts';
+import { recordedChecksum, recordedModuleBytes } from '../../runtime/recorded-wasm.ts';
+import { startTypeScriptWorker } from '../../runtime/typescript-worker.ts';
 import { type ReadOnlyData, readOnlyData, rewriteFlite } from './wasm-binary.ts';
 
 /** Flite's module, built by `wasm/build.sh` from its source, beside the SHA-256 it recorded. */

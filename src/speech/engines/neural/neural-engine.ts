@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { runnableModule } from '../../typescript-worker.ts';
+import { runnableModule } from '../../runtime/typescript-worker.ts';
 import type { ChunkSink, EngineDescriptor, EngineInput, EngineVoice, SpeechEngine } from '../engine.ts';
 import { packageVersion } from '../package-version.ts';
 import type { RuntimePack, RuntimeReply, RuntimeRequest } from './runtime-protocol.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openAiErrorType } from '../../../../src/http/openai-speech.ts';
-import { allVoices } from '../../../../src/speech/voices.ts';
+import { allVoices } from '../../../../src/speech/voices/voices.ts';
 import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
 import {
   buildTtsTestApp,

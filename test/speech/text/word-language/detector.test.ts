@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { decisionCost, detectorScores } from '../../../../bench/word-language/detector.ts';
-import { readInputText } from '../../../../src/speech/input-text.ts';
+import { readInputText } from '../../../../src/speech/input/input-text.ts';
 import { frontEndFor } from '../../../../src/speech/text/front-end.ts';
 import { foreignWords } from '../../../../src/speech/text/word-language/clause.ts';
 import { englishWords, frenchWordList } from '../../../../src/speech/text/word-language/lexicons.ts';
 import { markWords } from '../../../../src/speech/text/word-language/marks.ts';
 import { fitsKinyarwanda } from '../../../../src/speech/text/word-language/phonotactics.ts';
-import { findVoice, type Voice } from '../../../../src/speech/voices.ts';
+import { findVoice, type Voice } from '../../../../src/speech/voices/voices.ts';
 
 // The figures reached on the labelled set (`npm run bench -- --only word-language`): a change
 // that makes the detector worse on either fails here.

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import type { NeuralVoice } from './engines/neural/neural-engine.ts';
+import type { NeuralVoice } from '../engines/neural/neural-engine.ts';
 import {
   AssignmentsFileError,
   type VoiceAssignment,
   VoiceAssignments,
-} from './engines/neural/voice-assignments.ts';
-import { checkVoicePack } from './engines/neural/voice-pack.ts';
-import { VOICE_ID } from './engines/neural/voice-store.ts';
+} from '../engines/neural/voice-assignments.ts';
+import { checkVoicePack } from '../engines/neural/voice-pack.ts';
+import { VOICE_ID } from '../engines/neural/voice-store.ts';
 import { builtInVoices, type Voice } from './voices.ts';
 
 /**

@@ -1,10 +1,10 @@
-import { streamFormats } from './audio/formats.ts';
-import { frontEndOf } from './engines/registry.ts';
-import type { OutputSpec, WarmUpPlan } from './pool/protocol.ts';
-import { splitClauses } from './text/clauses.ts';
-import type { LanguageCode } from './text/verbalizer.ts';
-import { loadWordLists } from './text/word-language/lexicons.ts';
-import type { Voice } from './voices.ts';
+import { streamFormats } from '../audio/formats.ts';
+import { frontEndOf } from '../engines/registry.ts';
+import { splitClauses } from '../text/clauses.ts';
+import type { LanguageCode } from '../text/verbalizer.ts';
+import { loadWordLists } from '../text/word-language/lexicons.ts';
+import type { Voice } from '../voices/voices.ts';
+import type { OutputSpec, WarmUpPlan } from './protocol.ts';
 
 // Each sample runs through the same front-end as a request, numbers and all.
 const sampleText: Readonly<Record<LanguageCode, string>> = {

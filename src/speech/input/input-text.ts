@@ -3,13 +3,14 @@
  * path that speaks a client's text passes (file, stream, studio, the `say` command). Plain text
  * is data whatever it contains; SSML is parsed by Ijwi (ssml/), never by an engine.
  */
+
+import { ipaReaderOf } from '../engines/registry.ts';
+import { markdownDocument } from '../markdown/read.ts';
+import { parseSsml } from '../ssml/read.ts';
+import { clientText } from '../text/word-language/marks.ts';
+import type { Voice } from '../voices/voices.ts';
 import { firstForbiddenCharacter } from './control-characters.ts';
 import type { SpeechDocument } from './document.ts';
-import { ipaReaderOf } from './engines/registry.ts';
-import { markdownDocument } from './markdown/read.ts';
-import { parseSsml } from './ssml/read.ts';
-import { clientText } from './text/word-language/marks.ts';
-import type { Voice } from './voices.ts';
 
 /** How `input` is to be read: plain text (the default) or an SSML `<speak>` document. */
 export const textTypes = ['text', 'ssml'] as const;

@@ -1,6 +1,6 @@
-import type { CompressedFormat } from './audio/compressed-formats.ts';
-import { int16ToLittleEndianBytes } from './audio/pcm.ts';
-import type { EnginePool } from './pool/engine-pool.ts';
+import type { EnginePool } from '../pool/engine-pool.ts';
+import type { CompressedFormat } from './compressed-formats.ts';
+import { int16ToLittleEndianBytes } from './pcm.ts';
 
 /**
  * Audio already made (a studio download) in a compressed format, encoded on the encoding

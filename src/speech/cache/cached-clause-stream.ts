@@ -1,4 +1,4 @@
-import type { EngineWord } from './engines/engine.ts';
+import type { EngineWord } from '../engines/engine.ts';
 
 /** One clause's audio as the pool delivered it. */
 export interface CachedClause {

@@ -1,8 +1,8 @@
-import type { EspeakVariant, EspeakVoice } from './engines/espeak-ng.ts';
-import type { FliteVoice, FliteVoiceName } from './engines/flite/flite.ts';
-import type { PackLicence } from './engines/neural/model-card.ts';
-import type { NeuralVoice } from './engines/neural/neural-engine.ts';
-import type { LanguageCode } from './text/verbalizer.ts';
+import type { EspeakVariant, EspeakVoice } from '../engines/espeak-ng.ts';
+import type { FliteVoice, FliteVoiceName } from '../engines/flite/flite.ts';
+import type { PackLicence } from '../engines/neural/model-card.ts';
+import type { NeuralVoice } from '../engines/neural/neural-engine.ts';
+import type { LanguageCode } from '../text/verbalizer.ts';
 
 export type VoiceGroup = 'kinyarwanda' | 'us-english' | 'african-english' | 'french';
 

@@ -1,9 +1,9 @@
-import { codePointCount } from '../unicode.ts';
-import { audioBoundSeconds } from './audio-bound.ts';
-import type { SpeechDocument, SpeechSegment } from './document.ts';
-import type { TextType } from './input-text.ts';
-import type { LanguageCode } from './text/verbalizer.ts';
-import { clientText, MARK_CHARACTERS, markWords, withoutMarks } from './text/word-language/marks.ts';
+import { codePointCount } from '../../unicode.ts';
+import { audioBoundSeconds } from '../audio-bound.ts';
+import type { SpeechDocument, SpeechSegment } from '../input/document.ts';
+import type { TextType } from '../input/input-text.ts';
+import type { LanguageCode } from './verbalizer.ts';
+import { clientText, MARK_CHARACTERS, markWords, withoutMarks } from './word-language/marks.ts';
 
 /** How an account wants a word or phrase said: a respelling read as text, or IPA. */
 export interface Pronunciation {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { type EngineInput, type EngineWord, inputText } from '../engines/engine.ts';
+import { engines } from '../engines/registry.ts';
+import type { OutputSpec } from '../pool/protocol.ts';
+import type { Voice } from '../voices/voices.ts';
 import { type CachedClause, type ClauseJob, replayClause, SharedClause } from './cached-clause-stream.ts';
-import { type EngineInput, type EngineWord, inputText } from './engines/engine.ts';
-import { engines } from './engines/registry.ts';
-import type { OutputSpec } from './pool/protocol.ts';
-import type { Voice } from './voices.ts';
 
 /**
  * The audio of clauses already spoken, per account, so that a phrase said on every call (a

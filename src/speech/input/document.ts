@@ -5,7 +5,7 @@
  * it; only the SSML parser and `plainDocument` build it. Engines therefore receive words or
  * phonemes that Ijwi wrote, never markup a client sent.
  */
-import { codePointCount } from '../unicode.ts';
+import { codePointCount } from '../../unicode.ts';
 
 /** Speaking rate as a multiple of the voice's own: 0.5 (half as fast) to 2 (twice as fast). */
 export const MIN_RATE = 0.5;
