@@ -436,6 +436,7 @@ export function ttsUrlRouteSchema(
         language: languageField,
         speaker_id: speakerIdField,
         text_type: textTypeField,
+        dictionaries: dictionariesField,
         format: z
           .enum(['wav', 'mp3'])
           .default('wav')
