@@ -11,6 +11,7 @@ import { builtInVoices } from '../src/speech/voices/voices.ts';
 import { againstSettings, benchAgainst } from './against.ts';
 import { printAgainst } from './against-table.ts';
 import { benchCompat, printCompat, saveCompat } from './compat.ts';
+import { benchDictionaries, printDictionaries, saveDictionaries } from './dictionaries.ts';
 import { benchEngine, type EngineResults } from './engine.ts';
 import { benchEngineCapacities } from './engines.ts';
 import { benchFormats, type FormatResults, printFormats } from './formats.ts';
@@ -36,7 +37,7 @@ import { interleave, loadTurns } from './turns.ts';
 import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 
 // `npm run bench` (`-- --quick` for a short run; `-- --voice-pack DIR` to bench a neural voice
-// pack; `-- --only live|markdown|word-language|greeting|formats`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
+// pack; `-- --only live|markdown|word-language|greeting|formats|compat|dictionaries`, `-- --metrics-overhead` or `-- --memory` for one scenario alone): the raw engine baseline and each engine on its own in this process, then the service in
 // a process of its own, driven over loopback HTTP by a load generator in a third.
 // Not a test: the figures depend on the machine and on whatever else runs on it.
 
@@ -289,9 +290,13 @@ if (values.against !== undefined) {
   const results = await benchCompat(values.quick ? 2 : 10, progress);
   printCompat(results);
   await saveCompat(results);
+} else if (values.only === 'dictionaries') {
+  const results = await benchDictionaries(values.quick ? 3 : 10, progress);
+  printDictionaries(results);
+  await saveDictionaries(results);
 } else if (values.only !== undefined) {
   throw new Error(
-    `--only takes live, markdown, word-language, greeting, formats or compat, not ${values.only}`,
+    `--only takes live, markdown, word-language, greeting, formats, compat or dictionaries, not ${values.only}`,
   );
 } else {
   await fullRun();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { AccountService } from './accounts/accounts.ts';
 import { BillingService } from './accounts/billing.ts';
-import { LexiconService } from './accounts/lexicons.ts';
+import { DictionaryService } from './accounts/dictionaries.ts';
 import { SessionService } from './accounts/sessions.ts';
 import { StudioAudioService } from './accounts/studio-audio.ts';
 import { TopUpRequestService } from './accounts/topup-requests.ts';
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const { metrics, exposition } = await openMetrics(config.metrics);
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger, metrics });
-  const lexicons = new LexiconService(db.lexicons);
+  const lexicons = new DictionaryService(db.dictionaries);
   const clauseCache = new ClauseCache(config.clauseCacheBytes);
   metrics.observeClauseCache(() => clauseCache.stats());
   const { users, sessions, studioAudio } = webRepositories(db.kysely);

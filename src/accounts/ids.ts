@@ -5,7 +5,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // enumerated. Base62 keeps an id one "word" for double-click selection in terminals and dashboards.
 const ID_LENGTH = 20;
 
-export type IdPrefix = 'acct' | 'key' | 'led' | 'usr' | 'ctx' | 'lex' | 'top';
+export type IdPrefix = 'acct' | 'key' | 'led' | 'usr' | 'ctx' | 'lex' | 'top' | 'dict';
 
 /** A new prefixed id such as `acct_3kTMd9QeWz0pLx7Rb2Va` (the prefix says what it names). */
 export function newId(prefix: IdPrefix): string {

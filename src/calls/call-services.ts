@@ -15,7 +15,9 @@ export type SpeechPath =
   | 'deepgram'
   | 'cartesia'
   | 'jambonz'
-  | 'play';
+  | 'play'
+  // Not speech: the dictionaries API, whose requests share the key's rate limit.
+  | 'dictionaries';
 
 /** Where calls are recorded: implemented by `metrics/`. */
 export interface CallMetrics {

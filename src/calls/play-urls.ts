@@ -21,6 +21,8 @@ export interface PlayReading {
   readonly language: string;
   readonly speaker_id: number;
   readonly text_type: string;
+  /** The pronunciation dictionaries the request named, as it named them (at play, the same). */
+  readonly dictionaries?: readonly { readonly id: string; readonly version?: number }[];
 }
 
 export interface PlayUrlRecord {

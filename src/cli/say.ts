@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { LexiconService } from '../accounts/lexicons.ts';
+import { DictionaryService } from '../accounts/dictionaries.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { parseStreamFormat, type StreamFormat } from '../speech/audio/formats.ts';
 import { wavHeader } from '../speech/audio/wav.ts';
@@ -275,7 +275,9 @@ async function withAccountLexicon(
   const db = await openDatabase(loadConfig().database);
   try {
     if ((await db.accounts.find(accountId)) === undefined) throw new UsageError(`no account ${accountId}`);
-    const lexicon = await new LexiconService(db.lexicons).lexiconFor(accountId, args.voice.language);
+    const choice = await new DictionaryService(db.dictionaries).lexiconFor(accountId, args.voice.language);
+    if (!choice.ok) throw new UsageError(choice.message);
+    const { lexicon } = choice;
     return args.speeches.map((speech) =>
       withPronunciations(speech, lexicon, args.voice.language, args.textType),
     );

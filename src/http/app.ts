@@ -22,6 +22,7 @@ import { CARTESIA_PREFIX, cartesiaError } from './compat/cartesia/request.ts';
 import { cartesiaRoutes } from './compat/cartesia/routes.ts';
 import { deepgramRoutes } from './compat/deepgram/routes.ts';
 import { DEEPGRAM_PREFIX, deepgramError } from './compat/deepgram/speak.ts';
+import { elevenLabsDictionaryRoutes } from './compat/elevenlabs/dictionaries.ts';
 import { ELEVENLABS_PREFIX, elevenLabsError } from './compat/elevenlabs/errors.ts';
 import { elevenLabsRoutes } from './compat/elevenlabs/routes.ts';
 import { elevenLabsSocketRoutes, elevenLabsSpeechRoutes } from './compat/elevenlabs/speech-routes.ts';
@@ -35,6 +36,7 @@ import { registerOpenApi } from './openapi.ts';
 import { sendPage } from './page-headers.ts';
 import { pageContext } from './page-language.ts';
 import { prefersHtml } from './prefers-html.ts';
+import { type DictionaryRouteOptions, dictionaryRoutes } from './routes/dictionaries.ts';
 import { generatedRoutes } from './routes/generated.ts';
 import { type HealthCheck, healthRoutes } from './routes/health.ts';
 import {
@@ -83,10 +85,12 @@ export interface AppDeps {
     | 'charsPerToken'
     | 'rateLimit'
     | 'publicBaseUrl'
-    | 'lexicons'
     | 'supportEmail'
     | 'clauseCache'
-  >;
+  > & {
+    /** Each account's pronunciation dictionaries: spoken by every request, and the dictionaries API. */
+    readonly lexicons: DictionaryRouteOptions['dictionaries'] & TtsOptions['lexicons'];
+  };
   /** Playable URLs (`POST /api/v1/tts-url.php`, `GET /play/...`); with `tts`, they are served. */
   readonly play?: Pick<PlayOptions, 'urls' | 'signer' | 'maxLifetimeSeconds'>;
   /** Timings of the live endpoint other than its defaults (tests shorten them). */
@@ -135,7 +139,10 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
   const code = (error as Partial<FastifyError>).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('body_too_large', `the body is larger than the ${BODY_LIMIT_BYTES} bytes allowed`);
+      return new ApiError(
+        'body_too_large',
+        `the body is larger than the ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes allowed`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(
         'unsupported_media_type',
@@ -317,6 +324,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streamMaxChars: deps.limits.streamMaxChars,
       requestsPerMinute: deps.limits.requestsPerMinute,
     });
+    await app.register(dictionaryRoutes, {
+      ...deps.tts,
+      metrics,
+      requestsPerMinute: deps.limits.requestsPerMinute,
+      dictionaries: deps.tts.lexicons,
+    });
     if (deps.play) {
       await app.register(playRoutes, {
         ...deps.tts,
@@ -361,6 +374,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxChars: deps.limits.streamMaxChars,
     });
     await app.register(elevenLabsSpeechRoutes, compatible);
+    await app.register(elevenLabsDictionaryRoutes, { ...compatible, dictionaries: deps.tts.lexicons });
     await app.register(vapiRoutes, compatible);
     if (deps.web) {
       await app.register(webPlugin, {

@@ -104,7 +104,12 @@ export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
   const streamFormat = oneOf(fields.stream_format, streamFormatsOfOpenAi, 'audio', 'stream_format');
   // The stream endpoint's reading of the input, in this voice, then at this speed.
   const read = parseTtsRequest(
-    { input: fields.input, language: voice.language, speaker_id: voice.speakerId },
+    {
+      input: fields.input,
+      language: voice.language,
+      speaker_id: voice.speakerId,
+      dictionaries: fields.dictionaries,
+    },
     OPENAI_MAX_CHARACTERS,
   );
   const tts = atSpeed(read, speed);

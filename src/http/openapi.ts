@@ -14,6 +14,7 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const tags = {
   speech: 'speech',
   voices: 'voices',
+  dictionaries: 'dictionaries',
   files: 'files',
   service: 'service',
 } as const;
@@ -143,6 +144,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             'Text to speech: a file (WAV, MP3, Opus, FLAC), raw audio streamed for live calls, or OpenAI-compatible speech.',
         },
         { name: tags.voices, description: 'The voices, stream formats, prices and limits.' },
+        {
+          name: tags.dictionaries,
+          description:
+            'Pronunciation dictionaries: named, versioned lists of how to say words, chosen per request; W3C PLS import and export.',
+        },
         { name: tags.files, description: 'The generated audio files behind `output_url`.' },
         { name: tags.service, description: 'Readiness and this document.' },
       ],

@@ -1,4 +1,9 @@
 import {
+  type DictionaryRef,
+  type DictionaryService,
+  MAX_SELECTED_DICTIONARIES,
+} from '../accounts/dictionaries.ts';
+import {
   type CompressedFormat,
   compressedFormatNames,
   compressedFormats,
@@ -26,6 +31,8 @@ export interface TtsRequest {
   readonly document: SpeechDocument;
   /** The most audio the input may produce (`audio-bound.ts`): the cap synthesis runs under. */
   readonly maxSeconds: number;
+  /** The pronunciation dictionaries it names, in order; none or absent: the account's default. */
+  readonly dictionaries?: readonly DictionaryRef[];
 }
 
 export interface StreamTtsRequest extends TtsRequest {
@@ -150,6 +157,45 @@ function parseVoice(languageValue: unknown, speakerValue: unknown): Voice {
   return voice;
 }
 
+const DICTIONARY_ID = /^dict_[0-9A-Za-z]{1,40}$/;
+
+/**
+ * The `dictionaries` field: at most `MAX_SELECTED_DICTIONARIES` objects `{ id, version? }`, each
+ * id once; absent or null: none named. Whether each is the account's is decided later, before any
+ * charge (`withLexicon`).
+ */
+export function parseDictionaries(value: unknown, field = 'dictionaries'): DictionaryRef[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_SELECTED_DICTIONARIES)
+    throw new ApiError(
+      'invalid_request',
+      `${field} must be a list of at most ${MAX_SELECTED_DICTIONARIES} objects {"id", "version"}`,
+      { param: field },
+    );
+  const refs: DictionaryRef[] = [];
+  for (const [index, item] of value.entries()) {
+    const at = `${field}[${index}]`;
+    const ref = typeof item === 'object' && item !== null && !Array.isArray(item) ? item : undefined;
+    const { id, version } = (ref ?? {}) as { id?: unknown; version?: unknown };
+    if (typeof id !== 'string' || !DICTIONARY_ID.test(id))
+      throw new ApiError('invalid_request', `${at}.id must be a dictionary id (dict_...)`, {
+        param: `${at}.id`,
+      });
+    if (
+      version !== undefined &&
+      version !== null &&
+      !(Number.isSafeInteger(version) && (version as number) >= 0)
+    )
+      throw new ApiError('invalid_request', `${at}.version must be a whole number`, {
+        param: `${at}.version`,
+      });
+    if (refs.some((r) => r.id === id))
+      throw new ApiError('invalid_request', `${at}.id names a dictionary twice`, { param: `${at}.id` });
+    refs.push(typeof version === 'number' ? { id, version } : { id });
+  }
+  return refs;
+}
+
 /** Validates a `tts.php` body. Unknown fields are ignored, cloning fields refused. */
 export function parseTtsRequest(body: unknown, maxChars: number): TtsRequest {
   const fields = asObject(body);
@@ -173,6 +219,7 @@ export function parseTtsRequest(body: unknown, maxChars: number): TtsRequest {
     textType,
     document: documentOf(fields.input as string, textType, voice),
     maxSeconds: audioBoundSeconds(voice.language, characters, textType),
+    dictionaries: parseDictionaries(fields.dictionaries),
   };
 }
 
@@ -231,6 +278,8 @@ export interface StreamSettings {
   readonly voice: Voice;
   readonly format: StreamFormat;
   readonly textType: TextType;
+  /** The pronunciation dictionaries it names, in order; none or absent: the account's default. */
+  readonly dictionaries?: readonly DictionaryRef[];
 }
 
 /** Validates the fields that open a live context, with the stream endpoint's defaults and errors. */
@@ -239,6 +288,7 @@ export function parseStreamSettings(fields: Readonly<Record<string, unknown>>): 
     voice: parseVoice(fields.language, fields.speaker_id),
     format: parseFormat(fields.format),
     textType: parseTextType(fields.text_type),
+    dictionaries: parseDictionaries(fields.dictionaries),
   };
 }
 
@@ -277,13 +327,42 @@ export function speechPart(
   return { ...part, ...withPronunciations(part, lexicon, settings.voice.language, settings.textType) };
 }
 
-/** A request with its account's lexicon for its language applied (see `withPronunciations`). */
+/** What speaking needs from the dictionaries: the lexicon a request speaks with. */
+export type TtsLexicons = Pick<DictionaryService, 'lexiconFor'>;
+
+/** How a protocol names the field of a request's `index`th dictionary's id or version. */
+export type DictionaryField = (index: number, part: 'id' | 'version') => string;
+
+const nativeField: DictionaryField = (index, part) => `dictionaries[${index}].${part}`;
+
+/**
+ * The lexicon of `dictionaries` (the account's default when none is named) for `language`, or the
+ * 404 for a dictionary or version the account does not have, naming its field.
+ */
+export async function lexiconOf(
+  lexicons: TtsLexicons,
+  accountId: string,
+  language: LanguageCode,
+  dictionaries: readonly DictionaryRef[] = [],
+  field: DictionaryField = nativeField,
+): Promise<Lexicon> {
+  const choice = await lexicons.lexiconFor(accountId, language, dictionaries);
+  if (!choice.ok)
+    throw new ApiError('not_found', choice.message, { param: field(choice.index, choice.part) });
+  return choice.lexicon;
+}
+
+/**
+ * A request with the lexicon of the dictionaries it names (or its account's default) applied (see
+ * `withPronunciations`); a dictionary that is not the account's is a 404, before any charge.
+ */
 export async function withLexicon<T extends TtsRequest>(
   request: T,
   accountId: string,
-  lexicons: { lexiconFor(accountId: string, language: string): Promise<Lexicon> },
+  lexicons: TtsLexicons,
+  field: DictionaryField = nativeField,
 ): Promise<T> {
-  const lexicon = await lexicons.lexiconFor(accountId, request.voice.language);
+  const lexicon = await lexiconOf(lexicons, accountId, request.voice.language, request.dictionaries, field);
   return { ...request, ...withPronunciations(request, lexicon, request.voice.language, request.textType) };
 }
 

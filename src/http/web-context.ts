@@ -1,6 +1,6 @@
 import type { AccountService } from '../accounts/accounts.ts';
 import type { BillingService } from '../accounts/billing.ts';
-import type { LexiconService } from '../accounts/lexicons.ts';
+import type { DictionaryService } from '../accounts/dictionaries.ts';
 import type { SessionService } from '../accounts/sessions.ts';
 import type { StudioAudioService } from '../accounts/studio-audio.ts';
 import type { TopUpRequestService } from '../accounts/topup-requests.ts';
@@ -27,7 +27,10 @@ export interface WebServices {
   /** Customers' requests to buy tokens. */
   readonly topUps: Pick<TopUpRequestService, 'request' | 'listForAccount'>;
   /** Each account's pronunciation lexicon: edited on its page, applied in the studio as on the API. */
-  readonly lexicons: Pick<LexiconService, 'list' | 'add' | 'update' | 'remove' | 'lexiconFor'>;
+  readonly lexicons: Pick<
+    DictionaryService,
+    'list' | 'add' | 'update' | 'remove' | 'lexiconFor' | 'dictionaries'
+  >;
   /** The studio's generations, so that a download in another format is only ever one of them. */
   readonly studioAudio: Pick<StudioAudioService, 'remember' | 'madeFor'>;
 }

@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { AccountService } from '../../src/accounts/accounts.ts';
-import { LexiconService, MAX_LEXICON_ENTRIES } from '../../src/accounts/lexicons.ts';
+import { DictionaryService, MAX_DICTIONARY_ENTRIES } from '../../src/accounts/dictionaries.ts';
 import { plainDocument } from '../../src/speech/input/document.ts';
+import type { LanguageCode } from '../../src/speech/text/verbalizer.ts';
 import { markWords } from '../../src/speech/text/word-language/marks.ts';
 import { describeEachDatabase } from '../helpers/databases.ts';
 
-// Each account's lexicon, on every database: checked entries, the 1,000 limit under concurrency,
+// Each account's lexicon (its default dictionary), on every database: checked entries, the 1,000 limit under concurrency,
 // no account sees another's, and a change made through one instance reaches every other.
 
 describeEachDatabase('lexicons', (context) => {
-  let lexicons: LexiconService;
+  let lexicons: DictionaryService;
   let accounts: AccountService;
 
   before(() => {
-    lexicons = new LexiconService(context.db.lexicons);
+    lexicons = new DictionaryService(context.db.dictionaries);
     accounts = new AccountService(context.db);
   });
 
@@ -24,8 +25,15 @@ describeEachDatabase('lexicons', (context) => {
     return result.account.id;
   }
 
-  const said = async (service: LexiconService, accountId: string, language: string, text: string) => {
-    const document = (await service.lexiconFor(accountId, language)).apply(plainDocument(text));
+  const said = async (
+    service: DictionaryService,
+    accountId: string,
+    language: LanguageCode,
+    text: string,
+  ) => {
+    const choice = await service.lexiconFor(accountId, language);
+    assert.ok(choice.ok);
+    const document = choice.lexicon.apply(plainDocument(text));
     return document.segments
       .map((s) => (s.kind === 'text' ? s.text : s.kind === 'phonemes' ? `/${s.ipa}/` : ''))
       .join('');
@@ -63,7 +71,7 @@ describeEachDatabase('lexicons', (context) => {
 
   it('refuses what it cannot store or say, naming the field', async () => {
     const accountId = await newAccount();
-    const refused = async (input: Parameters<LexiconService['add']>[1], field: string) => {
+    const refused = async (input: Parameters<DictionaryService['add']>[1], field: string) => {
       const result = await lexicons.add(accountId, input);
       assert.ok(
         !result.ok && result.code === 'invalid_entry' && result.field === field,
@@ -143,13 +151,13 @@ describeEachDatabase('lexicons', (context) => {
     assert.equal((await lexicons.list(accountId))[0]?.wordLanguage, null);
   });
 
-  it('keeps at most 1,000 entries per account, however many are added at once', async () => {
+  it('keeps at most 1,000 entries in the default dictionary, however many are added at once', async () => {
     const accountId = await newAccount();
     const add = (i: number) =>
       lexicons.add(accountId, { language: 'en', phrase: `word${i}`, kind: 'respelling', says: `say ${i}` });
     // All but the last 20 in batches of 50 (a thousand at once would wait on the database's
     // connection pool past its timeout on a loaded machine), then 40 at once for those 20.
-    const filled = MAX_LEXICON_ENTRIES - 20;
+    const filled = MAX_DICTIONARY_ENTRIES - 20;
     for (let from = 0; from < filled; from += 50) {
       const batch = Array.from({ length: Math.min(50, filled - from) }, (_, i) => add(from + i));
       assert.ok((await Promise.all(batch)).every((r) => r.ok));
@@ -157,12 +165,12 @@ describeEachDatabase('lexicons', (context) => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => add(filled + i)));
     assert.equal(results.filter((r) => r.ok).length, 20);
     assert.ok(results.filter((r) => !r.ok).every((r) => !r.ok && r.code === 'full'));
-    assert.equal((await lexicons.list(accountId)).length, MAX_LEXICON_ENTRIES);
+    assert.equal((await lexicons.list(accountId)).length, MAX_DICTIONARY_ENTRIES);
   });
 
   it('never applies one account’s lexicon to another, and a change on one instance reaches another', async () => {
     const [a, b] = [await newAccount(), await newAccount()];
-    const elsewhere = new LexiconService(context.db.lexicons);
+    const elsewhere = new DictionaryService(context.db.dictionaries);
     assert.equal(await said(elsewhere, a, 'en', 'Dr Mugisha'), 'Dr Mugisha');
     assert.ok(
       (await lexicons.add(a, { language: 'en', phrase: 'Mugisha', kind: 'respelling', says: 'moo gee sha' }))

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
-import { LexiconService } from '../../src/accounts/lexicons.ts';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import type { LedgerEntry } from '../../src/accounts/repositories.ts';
 import { freshPlayUrlKey, PlayUrlSigner, storedPlayUrlKey } from '../../src/calls/play-url-signer.ts';
 import { PLAY_URL_MAX_SECONDS, PlayUrls } from '../../src/calls/play-urls.ts';
@@ -119,7 +119,7 @@ export interface TtsFixture {
   readonly db: Database;
   readonly accounts: AccountService;
   readonly billing: BillingService;
-  readonly lexicons: LexiconService;
+  readonly lexicons: DictionaryService;
   readonly files: LocalFileStore;
   /** The folder behind `files`, to count what was written. */
   readonly filesDir: string;
@@ -155,7 +155,7 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
     ledger: db.ledger,
     ...(recorder ? { metrics: recorder } : {}),
   });
-  const lexicons = new LexiconService(db.lexicons);
+  const lexicons = new DictionaryService(db.dictionaries);
   const charsPerToken = options.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN;
   // Signed with the key the database keeps, as `main.ts` does when no PLAY_URL_SECRET is set.
   const playKey = await db.playUrls.signingKey(freshPlayUrlKey(), new Date().toISOString());

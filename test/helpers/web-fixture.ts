@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, DEFAULT_CHARS_PER_TOKEN } from '../../src/accounts/billing.ts';
-import { LexiconService } from '../../src/accounts/lexicons.ts';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import { SessionService } from '../../src/accounts/sessions.ts';
 import { StudioAudioService } from '../../src/accounts/studio-audio.ts';
 import { TopUpRequestService } from '../../src/accounts/topup-requests.ts';
@@ -35,6 +35,8 @@ export interface WebFixture {
   readonly accounts: AccountService;
   readonly billing: BillingService;
   readonly users: UserService;
+  /** Each account's pronunciation dictionaries, as the pages and the API reach them. */
+  readonly dictionaries: DictionaryService;
   readonly rateLimit: RateLimitStore;
   readonly publicBaseUrl: string;
   close(): Promise<void>;
@@ -51,7 +53,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
   const { users: userRepository, sessions: sessionRepository, studioAudio } = webRepositories(db.kysely);
   const users = new UserService({ users: userRepository });
-  const lexicons = new LexiconService(db.lexicons);
+  const lexicons = new DictionaryService(db.dictionaries);
   const app = await buildTestApp({
     files,
     ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
@@ -81,6 +83,7 @@ export async function buildWebTestApp(options: WebFixtureOptions): Promise<WebFi
     accounts,
     billing,
     users,
+    dictionaries: lexicons,
     rateLimit,
     publicBaseUrl,
     async close() {

@@ -137,6 +137,33 @@ describe('lexicon pages: the word language of an entry', () => {
     });
   });
 
+  describe('dictionaries', () => {
+    it('lists the account’s dictionaries, the default one first, and no other account’s', async () => {
+      const email = `lexicon${++counter}@example.org`;
+      const owner = new TestBrowser(web.app, ORIGIN);
+      await owner.signUp({ email, password: PASSWORD });
+      await add(owner, { language: 'en', phrase: 'Uwase', kind: 'respelling', says: 'oo wah seh' });
+      const user = await web.db.kysely
+        .selectFrom('users')
+        .select('account_id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      const clinic = await web.dictionaries.create(user.account_id, {
+        name: 'Clinic <Kigali>',
+        entries: [{ language: 'en', phrase: 'Mugabo', kind: 'respelling', says: 'moo gah boh' }],
+      });
+      assert.ok(clinic.ok);
+      const page = (await owner.get('/dashboard/lexicon')).body;
+      const rows = [...page.matchAll(/<td data-label="Name"><span translate="no">([^<]*)<\/span>/g)].map(
+        (m) => m[1],
+      );
+      assert.deepEqual(rows, ['default', 'Clinic &lt;Kigali&gt;'], 'names escaped, the default first');
+      assert.ok(page.includes(`<code translate="no">${clinic.dictionary.id}</code>`));
+      const other = await signedIn();
+      assert.ok(!(await other.get('/dashboard/lexicon')).body.includes(clinic.dictionary.id));
+    });
+  });
+
   describe('security', () => {
     it('cannot set the word language of another account’s entry', async () => {
       const owner = await signedIn();

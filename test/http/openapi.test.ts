@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import { type ErrorCode, errorStatus } from '../../src/http/errors.ts';
 import type { Limits } from '../../src/http/schemas/voices.ts';
 import { speakerIdRange } from '../../src/http/tts-request.ts';
 import { streamFormatNames, streamFormats } from '../../src/speech/audio/formats.ts';
-import { Lexicon } from '../../src/speech/text/lexicon.ts';
 import { languages } from '../../src/speech/voices/voices.ts';
+import { openDatabase } from '../../src/store/db/open-database.ts';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit/memory-rate-limit-store.ts';
 import { buildTestApp } from '../helpers/build-test-app.ts';
 
@@ -65,7 +66,7 @@ const HEADERS = { authorization: 'Bearer ijwi_sk_test', 'content-type': 'applica
  * validation gets 503 `not_ready`, one that fails it gets its 400 (or 410), and nothing is ever
  * synthesised or charged. Every key is valid.
  */
-function ttsApp(limits?: Limits): Promise<FastifyInstance> {
+async function ttsApp(limits?: Limits): Promise<FastifyInstance> {
   const unreachable = async (): Promise<never> => {
     throw new Error('billing is never reached: the engines are not ready');
   };
@@ -85,8 +86,9 @@ function ttsApp(limits?: Limits): Promise<FastifyInstance> {
       rateLimit: new MemoryRateLimitStore(),
       publicBaseUrl: PUBLIC_BASE_URL,
       supportEmail: null,
-      // An account without entries: the document's examples are about the request, not lexicons.
-      lexicons: { lexiconFor: async () => new Lexicon([]) },
+      // An account without dictionaries (its key's account is in no database): the document's
+      // examples are about the request, not lexicons.
+      lexicons: new DictionaryService((await openDatabase(':memory:')).dictionaries),
     },
   });
 }
@@ -159,6 +161,11 @@ describe('GET /api/v1/openapi.json', () => {
         '/api/v1/health.php': ['get'],
         '/generated/audio_{id}.{extension}': ['get', 'head'],
         '/api/v1/openapi.json': ['get'],
+        '/api/v1/dictionaries': ['get', 'post'],
+        '/api/v1/dictionaries/{id}': ['delete', 'get', 'put'],
+        '/api/v1/dictionaries/{id}/entries': ['post'],
+        '/api/v1/dictionaries/{id}/entries/remove': ['post'],
+        '/api/v1/dictionaries/{id}/pls': ['get'],
       });
       for (const [path, item] of Object.entries(document.paths)) {
         for (const [method, op] of Object.entries(item)) {

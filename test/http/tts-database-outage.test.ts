@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService } from '../../src/accounts/billing.ts';
-import { LexiconService } from '../../src/accounts/lexicons.ts';
+import { DictionaryService } from '../../src/accounts/dictionaries.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import type { Database } from '../../src/store/db/database.ts';
 import { openDatabase } from '../../src/store/db/open-database.ts';
@@ -85,7 +85,7 @@ describe('TTS with the database down', { skip: postgres.skip }, () => {
         rateLimit: new MemoryRateLimitStore(),
         publicBaseUrl: PUBLIC_BASE_URL,
         supportEmail: null,
-        lexicons: new LexiconService(db.lexicons),
+        lexicons: new DictionaryService(db.dictionaries),
       },
     });
     const created = await accounts.createAccount({ name: 'Outage clinic' });

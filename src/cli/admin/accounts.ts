@@ -1,7 +1,8 @@
 import { AccountService, type ApiKeyView } from '../../accounts/accounts.ts';
 import { BillingService, MINIMUM_TOP_UP, TOKEN_PRICE_US_CENTS } from '../../accounts/billing.ts';
+import { DictionaryService } from '../../accounts/dictionaries.ts';
 import { withoutReversedCharges } from '../../accounts/ledger-view.ts';
-import { type LexiconInput, type LexiconResult, LexiconService } from '../../accounts/lexicons.ts';
+import type { LexiconInput, LexiconResult } from '../../accounts/lexicons.ts';
 import { TopUpRequestService } from '../../accounts/topup-requests.ts';
 import type { Database } from '../../store/db/database.ts';
 import { type Command, Refused, required, table, UsageError, wholeNumber } from './command-line.ts';
@@ -13,7 +14,7 @@ import { type Command, Refused, required, table, UsageError, wholeNumber } from 
 export interface AccountTools {
   readonly accounts: AccountService;
   readonly billing: BillingService;
-  readonly lexicons: LexiconService;
+  readonly lexicons: DictionaryService;
   readonly topUps: TopUpRequestService;
 }
 
@@ -23,7 +24,7 @@ export function accountTools(db: Database): AccountTools {
   return {
     accounts: new AccountService(db),
     billing,
-    lexicons: new LexiconService(db.lexicons),
+    lexicons: new DictionaryService(db.dictionaries),
     topUps: new TopUpRequestService(db.topUpRequests, billing),
   };
 }

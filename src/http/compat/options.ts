@@ -2,7 +2,7 @@ import type { AccountService } from '../../accounts/accounts.ts';
 import type { CallServices } from '../../calls/call-services.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import type { LiveSockets } from '../routes/live.ts';
-import type { TtsLexicons } from '../routes/tts.ts';
+import type { TtsLexicons } from '../tts-request.ts';
 
 /** What every compatible protocol's routes are given: the call room's services and the limits. */
 export interface CompatibleOptions extends CallServices {

@@ -7,8 +7,8 @@ import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
-import type { TtsLexicons } from '../routes/tts.ts';
-import { parseStreamSettings } from '../tts-request.ts';
+import type { TtsLexicons } from '../tts-request.ts';
+import { lexiconOf, parseStreamSettings } from '../tts-request.ts';
 import { type ContextOutput, LiveContext } from './live-context.ts';
 import {
   type ClientMessage,
@@ -242,12 +242,15 @@ export class LiveConnection {
       );
       if (!opened.ok) throw refusalError(opened.refusal, this.#refusals());
       const { pool, call, bill } = opened;
-      const lexicon = await this.#services.lexicons
-        .lexiconFor(caller.accountId, settings.voice.language)
-        .catch((error: unknown) => {
-          call.close();
-          throw error;
-        });
+      const lexicon = await lexiconOf(
+        this.#services.lexicons,
+        caller.accountId,
+        settings.voice.language,
+        settings.dictionaries,
+      ).catch((error: unknown) => {
+        call.close();
+        throw error;
+      });
       if (this.#closing) {
         call.close();
         return undefined;

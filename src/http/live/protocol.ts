@@ -22,6 +22,7 @@ const text = z.strictObject({
   speaker_id: z.unknown().optional(),
   format: z.unknown().optional(),
   text_type: z.unknown().optional(),
+  dictionaries: z.unknown().optional(),
 });
 const onContext = <T extends string>(type: T) =>
   z.strictObject({ type: z.literal(type), context_id: contextId });

@@ -50,6 +50,7 @@ export const lexiconRoutes: FastifyPluginAsync<WebContext> = async (app, context
       lexiconPage(webPageContext(request), {
         viewer: { kind: 'user', email: session.user.email, csrfToken: session.csrfToken },
         entries: await lexicons.list(session.user.accountId),
+        dictionaries: await lexicons.dictionaries(session.user.accountId),
         ...extra,
       }),
       status,

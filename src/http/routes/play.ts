@@ -103,7 +103,12 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
         accountId,
         {
           input: body.input as string,
-          reading: { language: tts.voice.language, speaker_id: tts.voice.speakerId, text_type: tts.textType },
+          reading: {
+            language: tts.voice.language,
+            speaker_id: tts.voice.speakerId,
+            text_type: tts.textType,
+            ...(tts.dictionaries?.length ? { dictionaries: tts.dictionaries } : {}),
+          },
           format,
           speech,
           lifetimeSeconds,

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccountService } from '../../accounts/accounts.ts';
-import type { LexiconService } from '../../accounts/lexicons.ts';
 import type { CallBilling, CallMetrics, CallServices } from '../../calls/call-services.ts';
 import { speakFile } from '../../calls/file-call.ts';
 import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
@@ -25,7 +24,13 @@ import {
   ttsStreamRouteSchema,
 } from '../schemas/tts.ts';
 import { abortOnDisconnect, replyWithStream } from '../stream-reply.ts';
-import { parseOutputFormat, parseStreamTtsRequest, parseTtsRequest, withLexicon } from '../tts-request.ts';
+import {
+  parseOutputFormat,
+  parseStreamTtsRequest,
+  parseTtsRequest,
+  type TtsLexicons,
+  withLexicon,
+} from '../tts-request.ts';
 
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;
@@ -54,9 +59,6 @@ export interface TtsOptions {
   /** Each account's audio of clauses it has had spoken (`clause-cache.ts`); absent: none kept. */
   readonly clauseCache?: ClauseCache;
 }
-
-/** What speaking needs from lexicons: an account's lexicon for a language. */
-export type TtsLexicons = Pick<LexiconService, 'lexiconFor'>;
 
 /** POST /api/v1/tts.php, POST /api/v1/tts-stream.php, and OpenAI's POST /v1/audio/speech. */
 export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) => {

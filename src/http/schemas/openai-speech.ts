@@ -18,7 +18,7 @@ import {
   invalidApiKeyResponse,
 } from './errors.ts';
 import { binaryResponse, header, rateLimitHeaders } from './responses.ts';
-import type { TtsDocOptions } from './tts.ts';
+import { dictionariesField, type TtsDocOptions } from './tts.ts';
 
 // The document of `POST /v1/audio/speech`. As for the other TTS routes, the body is validated by
 // its parser (openai-speech.ts) after authentication and the rate limit; this schema, built from
@@ -53,6 +53,7 @@ function bodySchema(maxChars: number) {
         }),
       speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1).meta({ description: 'Speaking rate.' }),
       instructions: z.string().optional().meta({ description: 'Accepted and ignored.' }),
+      dictionaries: dictionariesField,
       stream_format: z
         .enum(streamFormatsOfOpenAi)
         .default('audio')

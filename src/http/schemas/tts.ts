@@ -1,6 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { FREE_MAX_SECONDS } from '../../accounts/billing.ts';
+import { MAX_SELECTED_DICTIONARIES } from '../../accounts/dictionaries.ts';
 import {
   defaultStreamFormat,
   FRAME_MS,
@@ -118,6 +119,24 @@ const languageField = z
     description: `The language: ${languages.map((l) => `\`${l.code}\` (${l.name})`).join(', ')}.`,
   });
 
+/** The `dictionaries` field of every speech request, for the document. */
+export const dictionariesField = z
+  .array(
+    z.object({
+      id: z.string().regex(/^dict_[0-9A-Za-z]{1,40}$/),
+      version: z.int().min(0).optional(),
+    }),
+  )
+  .max(MAX_SELECTED_DICTIONARIES)
+  .optional()
+  .meta({
+    description:
+      `Pronunciation dictionaries of the account to speak with, in order (at most ${MAX_SELECTED_DICTIONARIES}): ` +
+      'for a phrase several hold, the first wins. Each at its current version unless `version` names a kept ' +
+      'one. Absent: the account’s default dictionary. A dictionary or version the account does not have is ' +
+      'a 404 `not_found`, before any charge.',
+  });
+
 const speakerRanges = languages
   .map((l) => {
     const { min, max } = speakerIdRange(l.code);
@@ -198,6 +217,7 @@ export function ttsBodySchema(maxChars: number): ZodType {
       speaker_id: speakerIdField,
       text_type: textTypeField,
       output_format: outputFormatField,
+      dictionaries: dictionariesField,
       ...cloningFields,
     })
     .meta(bodyMeta);
@@ -212,6 +232,7 @@ export function streamTtsBodySchema(maxChars: number): ZodType {
       speaker_id: speakerIdField,
       text_type: textTypeField,
       format: formatField,
+      dictionaries: dictionariesField,
       ...cloningFields,
     })
     .meta(bodyMeta);
@@ -415,6 +436,7 @@ export function ttsUrlRouteSchema(
         language: languageField,
         speaker_id: speakerIdField,
         text_type: textTypeField,
+        dictionaries: dictionariesField,
         format: z
           .enum(['wav', 'mp3'])
           .default('wav')

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LexiconRepository } from '../../accounts/lexicon-repository.ts';
+import type { DictionaryRepository } from '../../accounts/dictionary-repository.ts';
 import type { AccountRepository, ApiKeyRepository, LedgerRepository } from '../../accounts/repositories.ts';
 import type { TopUpRequestRepository } from '../../accounts/topup-requests.ts';
 import type { PlayUrlRepository } from '../../calls/play-urls.ts';
@@ -10,7 +10,7 @@ export interface Database {
   readonly accounts: AccountRepository;
   readonly keys: ApiKeyRepository;
   readonly ledger: LedgerRepository;
-  readonly lexicons: LexiconRepository;
+  readonly dictionaries: DictionaryRepository;
   readonly topUpRequests: TopUpRequestRepository;
   readonly playUrls: PlayUrlRepository;
   /** The query builder itself, for tests and operator tooling; services go through the repositories. */

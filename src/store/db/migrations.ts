@@ -269,6 +269,75 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('studio_audio_created').on('studio_audio').column('created_at').execute();
     },
   },
+  '0010_pronunciation_dictionaries': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // Named, versioned pronunciation dictionaries per account. An entry row lives from the
+      // version that added it (`added_in`) until the one that removed or replaced it
+      // (`removed_in`, null while current), so any kept version is one indexed read and a change
+      // writes only what it changes. `first_version`: the oldest version still selectable.
+      await db.schema
+        .createTable('pronunciation_dictionaries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('first_version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('pronunciation_dictionaries_account')
+        .on('pronunciation_dictionaries')
+        .column('account_id')
+        .execute();
+      await db.schema
+        .createTable('pronunciation_entries')
+        // An entry keeps its id when it is edited: the edit is a new row of the same id.
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('dictionary_id', 'text', (c) => c.notNull().references('pronunciation_dictionaries.id'))
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('phrase', 'text', (c) => c.notNull())
+        .addColumn('phrase_key', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('respelling', 'ipa')`))
+        .addColumn('says', 'text', (c) => c.notNull())
+        .addColumn('word_language', 'text', (c) => c.check(sql`word_language in ('rw', 'en', 'fr')`))
+        .addColumn('added_in', 'integer', (c) => c.notNull())
+        .addColumn('removed_in', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        // The order of entries written together, as their request gave them.
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('pronunciation_entries_pk', ['id', 'added_in'])
+        .execute();
+      await db.schema
+        .createIndex('pronunciation_entries_dictionary')
+        .on('pronunciation_entries')
+        .columns(['dictionary_id', 'added_in'])
+        .execute();
+      // One current entry per phrase and language in a dictionary, whatever races happen.
+      await db.schema
+        .createIndex('pronunciation_entries_current_phrase')
+        .on('pronunciation_entries')
+        .columns(['dictionary_id', 'language', 'phrase_key'])
+        .unique()
+        .where(sql<boolean>`removed_in is null`)
+        .execute();
+      // Each account's lexicon becomes its default dictionary, whose id is the account's with the
+      // dictionary prefix (see `defaultDictionaryId`), at the lexicon's version. The old table and
+      // column stay, no longer read, so the release before this one still starts on this database.
+      await sql`insert into pronunciation_dictionaries
+          (id, account_id, name, version, first_version, created_at, updated_at)
+        select 'dict_' || substr(a.id, 6), a.id, 'default', a.lexicon_version, a.lexicon_version,
+          a.created_at, a.created_at
+        from accounts a
+        where exists (select 1 from lexicon_entries e where e.account_id = a.id)`.execute(db);
+      await sql`insert into pronunciation_entries
+          (id, dictionary_id, language, phrase, phrase_key, kind, says, word_language, added_in,
+           removed_in, created_at)
+        select e.id, 'dict_' || substr(e.account_id, 6), e.language, e.phrase, e.phrase_key, e.kind,
+          e.says, e.word_language, a.lexicon_version, null, e.created_at
+        from lexicon_entries e join accounts a on a.id = e.account_id`.execute(db);
+    },
+  },
   '0011_play_urls': {
     async up(db: Kysely<unknown>): Promise<void> {
       // Playable URLs (calls/play-urls.ts): the request is kept here, not in the URL, so the URL

@@ -9,8 +9,6 @@ export interface AccountsTable {
   name: string;
   email: string | null;
   created_at: string;
-  /** Defaulted by the database: inserts need not name it. */
-  lexicon_version: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -66,7 +64,8 @@ export interface Schema {
   ledger: LedgerTable;
   users: UsersTable;
   sessions: SessionsTable;
-  lexicon_entries: LexiconEntriesTable;
+  pronunciation_dictionaries: PronunciationDictionariesTable;
+  pronunciation_entries: PronunciationEntriesTable;
   topup_requests: TopUpRequestsTable;
   studio_audio: StudioAudioTable;
   play_urls: PlayUrlsTable;
@@ -109,15 +108,33 @@ export interface TopUpRequestsTable {
   decided_at: string | null;
 }
 
-export interface LexiconEntriesTable {
+export interface PronunciationDictionariesTable {
   id: string;
   account_id: string;
+  name: string;
+  /** Bumped by every change; the version a request may name. */
+  version: number;
+  /** The oldest version whose entries are still kept. */
+  first_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PronunciationEntriesTable {
+  id: string;
+  dictionary_id: string;
   language: string;
   phrase: string;
+  /** The phrase folded for matching (`phraseKey`): one current entry per phrase and language. */
   phrase_key: string;
   kind: 'respelling' | 'ipa';
   says: string;
   word_language: 'rw' | 'en' | 'fr' | null;
+  /** The version that added the entry. */
+  added_in: number;
+  /** The version that removed or replaced it; null while it is current. */
+  removed_in: number | null;
   created_at: string;
-  updated_at: string;
+  /** The order of entries written together (with the same `created_at`). */
+  position: Generated<number>;
 }

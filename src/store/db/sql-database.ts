@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { withErrorCode } from '../error-code.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { Database } from './database.ts';
-import { SqlLexiconRepository } from './lexicon-repository.ts';
+import { SqlDictionaryRepository } from './dictionary-repository.ts';
 import { SqlPlayUrlRepository } from './play-url-repository.ts';
 import {
   SqlAccountRepository,
@@ -31,7 +31,7 @@ export function sqlDatabase(kysely: Kysely<Schema>, options: SqlDatabaseOptions)
     accounts: new SqlAccountRepository(kysely),
     keys: new SqlApiKeyRepository(kysely, options),
     ledger: new SqlLedgerRepository(kysely, options),
-    lexicons: new SqlLexiconRepository(kysely, { rowLocks: options.rowLocks }),
+    dictionaries: new SqlDictionaryRepository(kysely, { rowLocks: options.rowLocks }),
     topUpRequests: new SqlTopUpRequestRepository(kysely),
     playUrls: new SqlPlayUrlRepository(kysely, { rowLocks: options.rowLocks }),
     kysely,

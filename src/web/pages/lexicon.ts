@@ -1,5 +1,10 @@
-import type { LexiconEntry } from '../../accounts/lexicon-repository.ts';
-import { MAX_LEXICON_ENTRIES, MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
+import {
+  type DictionaryInfo,
+  MAX_DICTIONARY_ENTRIES,
+  MAX_SELECTED_DICTIONARIES,
+} from '../../accounts/dictionaries.ts';
+import type { LexiconEntry } from '../../accounts/dictionary-repository.ts';
+import { MAX_PHRASE_CHARS, MAX_SAYS_CHARS } from '../../accounts/lexicons.ts';
 import { languages } from '../../speech/voices/voices.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
@@ -39,7 +44,10 @@ export interface LexiconFormState {
 
 export interface LexiconPageOptions {
   readonly viewer: Extract<Viewer, { kind: 'user' }>;
+  /** The default dictionary's entries, which the page edits. */
   readonly entries: readonly LexiconEntry[];
+  /** Every dictionary of the account, the default one first. */
+  readonly dictionaries: readonly DictionaryInfo[];
   readonly notice?: LexiconNotice;
   /** The add form as it was refused. */
   readonly refused?: LexiconFormState;
@@ -73,7 +81,7 @@ function problemText(t: Translator, problem: LexiconProblem | undefined): string
     : t.text(PROBLEMS[problem], {
         phraseMax: MAX_PHRASE_CHARS,
         saysMax: MAX_SAYS_CHARS,
-        entries: MAX_LEXICON_ENTRIES,
+        entries: MAX_DICTIONARY_ENTRIES,
       });
 }
 
@@ -193,6 +201,26 @@ function entriesTable(t: Translator, options: LexiconPageOptions): SafeHtml {
 </table></div>`;
 }
 
+function dictionariesTable(t: Translator, options: LexiconPageOptions): SafeHtml {
+  const column = {
+    name: t.text('lexicon.dictionary.name'),
+    id: t.text('lexicon.dictionary.id'),
+    version: t.text('lexicon.dictionary.version'),
+    entries: t.text('lexicon.dictionary.entries'),
+  };
+  return html`<div class="table-wrap"><table class="table table-stack">
+  <thead><tr><th scope="col">${column.name}</th><th scope="col">${column.id}</th><th scope="col">${column.version}</th><th scope="col">${column.entries}</th></tr></thead>
+  <tbody>${options.dictionaries.map(
+    (d) => html`<tr>
+    <td data-label="${column.name}"><span translate="no">${d.name}</span>${d.isDefault ? html` <span class="muted">(${t.text('lexicon.dictionary.default')})</span>` : ''}</td>
+    <td data-label="${column.id}"><code translate="no">${d.id}</code></td>
+    <td data-label="${column.version}">${t.number(d.version)}</td>
+    <td data-label="${column.entries}">${t.number(d.entryCount)}</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
 /** The account's pronunciation lexicon: add, edit, delete, and hear an entry in the studio. */
 export function lexiconPage(context: PageContext, options: LexiconPageOptions): SafeHtml {
   const { t } = context;
@@ -210,13 +238,22 @@ export function lexiconPage(context: PageContext, options: LexiconPageOptions): 
     ${notice ? html`<div class="alert alert-${notice.kind}" role="status"><p>${t.text(notice.text)}</p></div>` : ''}
     <section class="card" aria-labelledby="add-title">
       <h2 id="add-title">${t.text('lexicon.addTitle')}</h2>
-      <p class="muted">${t.text('lexicon.addLede', { entries: MAX_LEXICON_ENTRIES })}</p>
+      <p class="muted">${t.text('lexicon.addLede', { entries: MAX_DICTIONARY_ENTRIES })}</p>
       <p class="muted">${t.text('lexicon.wordLanguageLede')}</p>
       ${addForm(t, options)}
     </section>
     <section class="card" aria-labelledby="entries-title">
       <h2 id="entries-title">${t.rich('lexicon.entries', { count: options.entries.length, muted: (words) => html`<span class="muted">${words}</span>` })}</h2>
       ${entriesTable(t, options)}
+    </section>
+    <section class="card" aria-labelledby="dictionaries-title">
+      <h2 id="dictionaries-title">${t.rich('lexicon.dictionaries', { count: options.dictionaries.length, muted: (words) => html`<span class="muted">${words}</span>` })}</h2>
+      <p class="muted">${t.rich('lexicon.dictionariesLede', {
+        api: html`<code translate="no">/api/v1/dictionaries</code>`,
+        field: html`<code translate="no">dictionaries</code>`,
+        max: MAX_SELECTED_DICTIONARIES,
+      })}</p>
+      ${dictionariesTable(t, options)}
     </section>
   </div>
 </section>`;

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { BillingService } from '../../../src/accounts/billing.ts';
+import { DictionaryService } from '../../../src/accounts/dictionaries.ts';
 import type { LedgerKind } from '../../../src/accounts/repositories.ts';
 import type { DatabaseSource } from '../../../src/store/db/database.ts';
 import { migrationNames } from '../../../src/store/db/migrations.ts';
@@ -154,6 +155,8 @@ describeEachDatabase('database', (context) => {
       await sql`alter table ledger drop column free_uses_after`.execute(before.kysely);
       // The migrations after it go too, so they run again on the entries below (as they would
       // on a database of that time).
+      await sql`drop table pronunciation_entries`.execute(before.kysely);
+      await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
       await sql`drop table play_urls`.execute(before.kysely);
       await sql`drop table play_url_keys`.execute(before.kysely);
       await sql`drop table studio_audio`.execute(before.kysely);
@@ -241,6 +244,8 @@ describeEachDatabase('database', (context) => {
       await sql`drop table play_urls`.execute(before.kysely);
       await sql`drop table play_url_keys`.execute(before.kysely);
       await sql`drop table studio_audio`.execute(before.kysely);
+      await sql`drop table pronunciation_entries`.execute(before.kysely);
+      await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
       await sql`delete from kysely_migration where name >= '0007'`.execute(before.kysely);
       await sql`insert into lexicon_entries (id, account_id, language, phrase, phrase_key, kind, says, created_at, updated_at)
         values ('lex_old', ${account.id}, 'en', 'Uwase', 'uwase', 'respelling', 'oo wah seh',
@@ -249,28 +254,87 @@ describeEachDatabase('database', (context) => {
 
       const db = await openDatabase(source);
       try {
-        const [old] = await db.lexicons.list(account.id);
+        // Read as the code of today reads it: from the default dictionary migration 0010 made.
+        const dictionaries = new DictionaryService(db.dictionaries);
+        const [old] = await dictionaries.list(account.id);
         assert.equal(old?.says, 'oo wah seh');
         assert.equal(old?.wordLanguage, null);
-        const entry = {
-          accountId: account.id,
-          language: 'en',
-          kind: 'respelling' as const,
-          createdAt: '2025-01-02T00:00:00.000Z',
-        };
-        assert.equal(
-          await db.lexicons.add(
-            { ...entry, id: 'lex_new', phrase: 'Gisozi', says: 'Gisozi', wordLanguage: 'rw' },
-            10,
-          ),
-          'ok',
+        assert.ok(
+          (
+            await dictionaries.add(account.id, {
+              language: 'en',
+              phrase: 'Gisozi',
+              kind: 'respelling',
+              says: 'Gisozi',
+              wordLanguage: 'rw',
+            })
+          ).ok,
         );
-        assert.equal((await db.lexicons.list(account.id))[1]?.wordLanguage, 'rw');
+        assert.equal((await dictionaries.list(account.id))[1]?.wordLanguage, 'rw');
         await assert.rejects(
-          sql`update lexicon_entries set word_language = 'sw' where id = 'lex_new'`.execute(db.kysely),
+          sql`update pronunciation_entries set word_language = 'sw' where phrase = 'Gisozi'`.execute(
+            db.kysely,
+          ),
           /check/i,
           'the column holds only the three languages',
         );
+      } finally {
+        await db.close();
+      }
+    });
+  });
+
+  describe('migration 0010_pronunciation_dictionaries', () => {
+    it('makes each account’s lexicon its default dictionary, at the lexicon’s version', async () => {
+      const source = await context.fresh();
+      const before = await openDatabase(source);
+      const other = { ...account, id: 'acct_store0000000000002' };
+      await before.accounts.insert(account);
+      await before.accounts.insert(other);
+      // Back to the schema as 0009 left it, and a lexicon as the code of that time wrote it.
+      await sql`drop table pronunciation_entries`.execute(before.kysely);
+      await sql`drop table pronunciation_dictionaries`.execute(before.kysely);
+      // The migrations after it go too, so they run again (as they would on a database of that time).
+      await sql`drop table play_urls`.execute(before.kysely);
+      await sql`drop table play_url_keys`.execute(before.kysely);
+      await sql`delete from kysely_migration where name >= '0010'`.execute(before.kysely);
+      for (const [id, phrase, kind, says, wordLanguage] of [
+        ['lex_a', 'Uwase', 'respelling', 'oo wah seh', null],
+        ['lex_b', 'Gisozi', 'respelling', 'Gisozi', 'rw'],
+        ['lex_c', 'Nyanza', 'ipa', 'njanza', null],
+      ]) {
+        await sql`insert into lexicon_entries (id, account_id, language, phrase, phrase_key, kind, says,
+            word_language, created_at, updated_at)
+          values (${id}, ${account.id}, 'en', ${phrase}, ${phrase?.toLowerCase()}, ${kind}, ${says},
+            ${wordLanguage}, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`.execute(before.kysely);
+      }
+      await sql`update accounts set lexicon_version = 7 where id = ${account.id}`.execute(before.kysely);
+      await before.close();
+
+      const db = await openDatabase(source);
+      try {
+        const dictionaries = new DictionaryService(db.dictionaries);
+        const [first, ...rest] = await dictionaries.dictionaries(account.id);
+        assert.equal(rest.length, 0);
+        assert.deepEqual(
+          { id: first?.id, version: first?.version, entries: first?.entryCount, isDefault: first?.isDefault },
+          { id: 'dict_store0000000000001', version: 7, entries: 3, isDefault: true },
+        );
+        // In the order of before: oldest first, then by id.
+        assert.deepEqual(
+          (await dictionaries.list(account.id)).map((e) => [e.id, e.phrase, e.kind, e.says, e.wordLanguage]),
+          [
+            ['lex_a', 'Uwase', 'respelling', 'oo wah seh', null],
+            ['lex_b', 'Gisozi', 'respelling', 'Gisozi', 'rw'],
+            ['lex_c', 'Nyanza', 'ipa', 'njanza', null],
+          ],
+        );
+        const spoken = await dictionaries.lexiconFor(account.id, 'en');
+        assert.ok(spoken.ok && spoken.lexicon.size === 3);
+        // An account without a lexicon has an empty default dictionary, at version 0.
+        const [empty] = await dictionaries.dictionaries(other.id);
+        assert.deepEqual([empty?.version, empty?.entryCount], [0, 0]);
+        assert.deepEqual(await dictionaries.list(other.id), []);
       } finally {
         await db.close();
       }

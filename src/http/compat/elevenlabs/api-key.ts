@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { AccountService } from '../../../accounts/accounts.ts';
 
 /** What this surface needs of the accounts: the key check every route uses. */
@@ -24,6 +25,13 @@ export function elevenLabsKeyFrom(headers: IncomingHttpHeaders): string | undefi
 }
 
 const invalidKey = (message: string) => new ApiError('invalid_api_key', message);
+
+/** The key in `xi-api-key`, or the 401 that names the header (for `admitKey`). */
+export function elevenLabsKey(request: Pick<FastifyRequest, 'headers'>): string {
+  const key = elevenLabsKeyFrom(request.headers);
+  if (key === undefined) throw invalidKey('send your Ijwi API key in the xi-api-key header');
+  return key;
+}
 
 /**
  * The account behind the request's `xi-api-key`, through the same key check as every Ijwi route;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { type DictionaryRef, MAX_SELECTED_DICTIONARIES } from '../../../accounts/dictionaries.ts';
 import { ApiError } from '../../errors.ts';
-import { atSpeed, namedInput, parseTtsRequest, type TtsRequest } from '../../tts-request.ts';
+import {
+  atSpeed,
+  type DictionaryField,
+  namedInput,
+  parseTtsRequest,
+  type TtsRequest,
+} from '../../tts-request.ts';
 import { parseBody } from '../compatible-call.ts';
 import { voiceIdOf, voiceOfPath } from '../voice-id.ts';
 import { type ElevenLabsAudio, parseOutputFormat } from './output-format.ts';
@@ -23,6 +30,18 @@ const bodySchema = z.looseObject({
   text: z.string({ error: 'text must be a string' }),
   model_id: z.string().max(100).nullish(),
   language_code: z.string().max(35).nullish(),
+  pronunciation_dictionary_locators: z
+    .array(
+      z.looseObject({
+        pronunciation_dictionary_id: z.string().max(100),
+        version_id: z.string().max(100).nullish(),
+      }),
+    )
+    .max(
+      MAX_SELECTED_DICTIONARIES,
+      `pronunciation_dictionary_locators names at most ${MAX_SELECTED_DICTIONARIES} dictionaries`,
+    )
+    .nullish(),
   voice_settings: z
     .looseObject({
       speed: z
@@ -33,6 +52,31 @@ const bodySchema = z.looseObject({
     })
     .nullish(),
 });
+
+/** ElevenLabs' name of a locator's field, for a dictionary the account does not have. */
+export const locatorField: DictionaryField = (index, part) =>
+  `pronunciation_dictionary_locators[${index}].${part === 'id' ? 'pronunciation_dictionary_id' : 'version_id'}`;
+
+/**
+ * `pronunciation_dictionary_locators` as the dictionaries a request names: an id of Ijwi's
+ * dictionaries API or of `/v1/pronunciation-dictionaries`, and a version id (the version's
+ * number) or none for the current one. Whether each is the account's is decided before any charge.
+ */
+export function dictionariesOf(
+  locators: readonly { pronunciation_dictionary_id: string; version_id?: string | null | undefined }[] = [],
+): DictionaryRef[] {
+  return locators.map((locator, index) => {
+    const version = locator.version_id ?? undefined;
+    if (version !== undefined && !/^\d{1,9}$/.test(version))
+      throw new ApiError('not_found', `no version ${version.slice(0, 40)} of that dictionary`, {
+        param: locatorField(index, 'version'),
+      });
+    return {
+      id: locator.pronunciation_dictionary_id,
+      ...(version === undefined ? {} : { version: Number(version) }),
+    };
+  });
+}
 
 export interface ElevenLabsSpeech {
   readonly tts: TtsRequest;
@@ -61,5 +105,6 @@ export function parseElevenLabsSpeech(
   const read = namedInput('text', () =>
     parseTtsRequest({ input: fields.text, language: voice.language, speaker_id: voice.speakerId }, maxChars),
   );
-  return { tts: atSpeed(read, fields.voice_settings?.speed ?? 1), audio: format.audio };
+  const dictionaries = dictionariesOf(fields.pronunciation_dictionary_locators ?? []);
+  return { tts: { ...atSpeed(read, fields.voice_settings?.speed ?? 1), dictionaries }, audio: format.audio };
 }

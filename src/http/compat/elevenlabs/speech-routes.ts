@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WordTiming } from '../../../speech/synthesize.ts';
 import { admitKey, keyCaller } from '../../admission.ts';
-import { ApiError } from '../../errors.ts';
 import { protocolSocketRoute } from '../../live/socket-route.ts';
 import { replyWithStream, type StreamReply } from '../../stream-reply.ts';
 import type { StreamBody } from '../../stream-writer.ts';
@@ -9,22 +8,14 @@ import { withLexicon } from '../../tts-request.ts';
 import type { CompatibleOptions } from '../options.ts';
 import { voiceOfPath } from '../voice-id.ts';
 import { inSeconds, normalizedAlignment, textAlignment } from './alignment.ts';
-import { elevenLabsKeyFrom } from './api-key.ts';
-import { type ElevenLabsSpeech, parseElevenLabsSpeech } from './speech-request.ts';
+import { elevenLabsKey } from './api-key.ts';
+import { type ElevenLabsSpeech, locatorField, parseElevenLabsSpeech } from './speech-request.ts';
 import { elevenLabsProtocol, inactivityMs, websocketFormat } from './websocket.ts';
 
 type SpeechRequest = FastifyRequest<{
   Params: { voice_id: string };
   Querystring: { output_format?: string };
 }>;
-
-/** The key in `xi-api-key`, or the 401 that names the header. */
-function elevenLabsKey(request: FastifyRequest): string {
-  const key = elevenLabsKeyFrom(request.headers);
-  if (key === undefined)
-    throw new ApiError('invalid_api_key', 'send your Ijwi API key in the xi-api-key header');
-  return key;
-}
 
 const encoder = new TextEncoder();
 
@@ -120,7 +111,10 @@ export const elevenLabsSpeechRoutes: FastifyPluginAsync<CompatibleOptions> = asy
       request.body,
       options.maxChars,
     );
-    const speech = { ...parsed, tts: await withLexicon(parsed.tts, accountId, options.lexicons) };
+    const speech = {
+      ...parsed,
+      tts: await withLexicon(parsed.tts, accountId, options.lexicons, locatorField),
+    };
     reply.header('request-id', request.id);
     await replyWithStream(
       request,

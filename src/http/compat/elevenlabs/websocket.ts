@@ -39,6 +39,28 @@ const frameSchema = z.looseObject({
   flush: z.boolean().optional(),
   close_context: z.boolean().optional(),
   close_socket: z.boolean().optional(),
+  // On the frame that opens a context (ElevenLabs' initialisation message); read when it opens.
+  pronunciation_dictionary_locators: z
+    .array(
+      z.looseObject({
+        pronunciation_dictionary_id: z.string().max(100),
+        version_id: z.string().max(100).nullish(),
+      }),
+    )
+    .optional(),
+});
+
+type Locators = NonNullable<z.infer<typeof frameSchema>['pronunciation_dictionary_locators']>;
+
+/**
+ * A locator as the live endpoint's `dictionaries` item, checked when the context opens (a version
+ * id is a version's number; anything else is refused there).
+ */
+const asDictionary = (locator: Locators[number]) => ({
+  id: locator.pronunciation_dictionary_id,
+  ...(locator.version_id == null
+    ? {}
+    : { version: /^\d{1,9}$/.test(locator.version_id) ? Number(locator.version_id) : locator.version_id }),
 });
 
 /** The raw audio a WebSocket sends for an `output_format`, or the 422 naming the raw ones. */
@@ -90,7 +112,7 @@ export function elevenLabsProtocol(
     if (state) state.ended = true;
     return { type: 'end', context_id };
   };
-  const opening = (context_id: string, text: string): ClientMessage => {
+  const opening = (context_id: string, text: string, locators: Locators | undefined): ClientMessage => {
     if (!open.has(context_id)) open.set(context_id, { ended: false, last: undefined });
     return {
       type: 'text',
@@ -99,6 +121,7 @@ export function elevenLabsProtocol(
       language: voice.language,
       speaker_id: voice.speakerId,
       format: format.name,
+      ...(locators === undefined ? {} : { dictionaries: locators.map(asDictionary) }),
     };
   };
   const frame = (contextId: string, fields: Record<string, unknown>) =>
@@ -128,7 +151,8 @@ export function elevenLabsProtocol(
         if (message.flush && open.get(id)?.ended === false) messages.push(ending(id));
         return { ok: true, messages };
       }
-      if (message.text !== undefined) messages.push(opening(id, message.text));
+      if (message.text !== undefined)
+        messages.push(opening(id, message.text, message.pronunciation_dictionary_locators));
       if (message.flush && open.has(id)) messages.push({ type: 'flush', context_id: id });
       return { ok: true, messages };
     },
