@@ -87,6 +87,27 @@ describe('Lexicon', () => {
     );
   });
 
+  it('finds each phrase by its first word or sign, among thousands', () => {
+    const many = new Lexicon([
+      ...Array.from({ length: 3000 }, (_, i) => ({
+        phrase: `Client ${i}`,
+        kind: 'respelling' as const,
+        says: `customer number ${i}`,
+      })),
+      { phrase: '@ijwi', kind: 'respelling', says: 'at ee jwee' },
+      { phrase: 'e-mail', kind: 'respelling', says: 'ee mail' },
+      { phrase: 'Dr.', kind: 'respelling', says: 'Doctor' },
+    ]);
+    assert.equal(
+      textOf(
+        many.apply(
+          plainDocument('Client 2999 and CLIENT 12 wrote to @ijwi by e-mail, Dr. Client 30000 too.'),
+        ),
+      ),
+      'customer number 2999 and customer number 12 wrote to at ee jwee by ee mail, Doctor Client 30000 too.',
+    );
+  });
+
   it('reads a phrase holding pattern characters as text', () => {
     const odd = new Lexicon([{ phrase: 'C++ (beta)', kind: 'respelling', says: 'see plus plus beta' }]);
     assert.equal(textOf(odd.apply(plainDocument('Try C++ (beta) now'))), 'Try see plus plus beta now');

@@ -22,6 +22,40 @@ export function phraseKey(phrase: string): string {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A word of a phrase may carry the mark of SSML `<lang>` (`text/word-language/marks.ts`).
 const MARK = `[${MARK_CHARACTERS}]?`;
+/** Where a phrase may begin: not inside a word, a mark allowed; then its first word or sign. */
+const PHRASE_START = new RegExp(
+  `(?<![\\p{L}\\p{N}])${MARK}([\\p{L}\\p{N}]+|[^\\s\\p{L}\\p{N}${MARK_CHARACTERS}])`,
+  'gu',
+);
+const LEADING_WORD = /^[\p{L}\p{N}]+/u;
+
+/** What a phrase is found by: its first word, or its first sign when it begins with none. */
+function firstToken(phrase: string): string {
+  return LEADING_WORD.exec(phrase)?.[0] ?? String.fromCodePoint(phrase.codePointAt(0) ?? 0);
+}
+
+/** One phrase's matcher at a given place: whole words, any case, any spacing, marks allowed. */
+class PhraseAt {
+  readonly length: number;
+  readonly #phrase: string;
+  #pattern: RegExp | undefined;
+
+  constructor(phrase: string) {
+    this.#phrase = phrase;
+    this.length = phrase.length;
+  }
+
+  /** The phrase as written in `text` from `at`, or undefined when it is not there. */
+  at(text: string, at: number): string | undefined {
+    // Made on first use: an account's phrases cost nothing until a text holds their first word.
+    this.#pattern ??= new RegExp(
+      `${MARK}${escapeRegExp(this.#phrase).replace(/ /g, `\\s+${MARK}`)}(?![\\p{L}\\p{N}])`,
+      'iuy',
+    );
+    this.#pattern.lastIndex = at;
+    return this.#pattern.exec(text)?.[0];
+  }
+}
 
 /**
  * A pronunciation lexicon compiled for one language: it rewrites the plain text of a speech
@@ -36,10 +70,15 @@ const MARK = `[${MARK_CHARACTERS}]?`;
  * sounds by the request's voice; one without is said by the text's own rules. A phrase matches
  * inside SSML `<lang>` too, and then the entry decides: its marks replace `<lang>`'s, as the
  * respelling is written for the entry's word language (or its own language when it names none).
+ *
+ * Phrases are found by their first word, looked up in a table, and only that word's phrases are
+ * tried where it occurs: no pattern of every phrase, whose compilation on first use took 108 ms
+ * for 900 phrases on the request thread (every new version of a dictionary paid it again).
  */
 export class Lexicon {
   readonly #byKey: ReadonlyMap<string, Pronunciation>;
-  readonly #pattern: RegExp | undefined;
+  /** A first word (lower case) -> the phrases that begin with it, longest first. */
+  readonly #byFirstToken = new Map<string, PhraseAt[]>();
 
   constructor(entries: readonly Pronunciation[]) {
     // What an entry says is an account's text like any request's: it decides no word's language.
@@ -50,14 +89,13 @@ export class Lexicon {
         return [phraseKey(e.phrase), { ...e, says: marked }];
       }),
     );
-    const phrases = [...this.#byKey.keys()].sort((a, b) => b.length - a.length);
-    this.#pattern =
-      phrases.length === 0
-        ? undefined
-        : new RegExp(
-            `(?<![\\p{L}\\p{N}])${MARK}(?:${phrases.map((p) => escapeRegExp(p).replace(/ /g, `\\s+${MARK}`)).join('|')})(?![\\p{L}\\p{N}])`,
-            'giu',
-          );
+    for (const phrase of this.#byKey.keys()) {
+      const token = firstToken(phrase);
+      const phrases = this.#byFirstToken.get(token) ?? [];
+      phrases.push(new PhraseAt(phrase));
+      this.#byFirstToken.set(token, phrases);
+    }
+    for (const phrases of this.#byFirstToken.values()) phrases.sort((a, b) => b.length - a.length);
   }
 
   get size(): number {
@@ -66,7 +104,7 @@ export class Lexicon {
 
   /** The document with this lexicon's phrases said its way. */
   apply(document: SpeechDocument): SpeechDocument {
-    if (this.#pattern === undefined) return document;
+    if (this.#byKey.size === 0) return document;
     return {
       ...document,
       segments: document.segments.flatMap((s) => (s.kind === 'text' ? this.#rewrite(s) : [s])),
@@ -77,12 +115,11 @@ export class Lexicon {
     const out: SpeechSegment[] = [];
     let text = '';
     let from = 0;
-    for (const match of segment.text.matchAll(this.#pattern as RegExp)) {
-      const entry = this.#byKey.get(phraseKey(withoutMarks(match[0])));
-      const at = match.index ?? 0;
+    for (const [at, written] of this.#phrasesIn(segment.text)) {
+      const entry = this.#byKey.get(phraseKey(withoutMarks(written)));
       text += segment.text.slice(from, at);
-      from = at + match[0].length;
-      if (entry === undefined) text += match[0];
+      from = at + written.length;
+      if (entry === undefined) text += written;
       else if (entry.kind === 'respelling') text += entry.says;
       else {
         if (text.trim() !== '') out.push({ kind: 'text', text, rate: segment.rate });
@@ -93,6 +130,22 @@ export class Lexicon {
     text += segment.text.slice(from);
     if (text.trim() !== '' || out.length === 0) out.push({ kind: 'text', text, rate: segment.rate });
     return out;
+  }
+
+  /** Where this lexicon's phrases are in `text`, left to right, each as written there. */
+  *#phrasesIn(text: string): Generator<readonly [number, string]> {
+    const starts = new RegExp(PHRASE_START);
+    for (let start = starts.exec(text); start !== null; start = starts.exec(text)) {
+      const phrases = this.#byFirstToken.get((start[1] as string).toLowerCase());
+      if (phrases === undefined) continue;
+      for (const phrase of phrases) {
+        const written = phrase.at(text, start.index);
+        if (written === undefined) continue;
+        yield [start.index, written];
+        starts.lastIndex = start.index + written.length;
+        break;
+      }
+    }
   }
 }
 
