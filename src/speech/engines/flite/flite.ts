@@ -73,6 +73,13 @@ export const MAX_CLAUSE_CHARACTERS = 2_000;
  */
 const LEAD_IN_SECONDS = 0.04;
 /**
+ * How much of the clause's opening silence Flite makes (its `lead_in_seconds`, wasm/patches/10):
+ * only the end of its first pause is vocoded, and the samples before are zeros, which the lead-in
+ * above leaves out. Twice the lead-in, so that a first sound that starts before the pause's end
+ * (the parameters are smoothed across it) still has its lead-in vocoded.
+ */
+const VOCODED_LEAD_SECONDS = 2 * LEAD_IN_SECONDS;
+/**
  * A phrase cut from a sentence that goes on (`goesOn`: the pipeline's first phrase) still ends
  * with Flite's 0.2 s of utterance-end silence, a pause the sentence has not got. It keeps this
  * much of it, so with the next clause's lead-in the join is a short phrase break (0.1 s, against
@@ -192,7 +199,14 @@ export function fliteArguments(
   voice: FliteVoice,
   rate: number,
 ): { args: string[]; inputs: Record<string, string> } {
-  const args = ['-voice', voice.voice, '--setf', `duration_stretch=${(voice.stretch / rate).toFixed(3)}`];
+  const args = [
+    '-voice',
+    voice.voice,
+    '--setf',
+    `duration_stretch=${(voice.stretch / rate).toFixed(3)}`,
+    '--setf',
+    `lead_in_seconds=${VOCODED_LEAD_SECONDS}`,
+  ];
   if (voice.pitchHz !== undefined) args.push('--setf', `int_f0_target_mean=${voice.pitchHz}`);
   if ('phones' in speech) return { args: [...args, '-p', speech.phones], inputs: {} };
   if (speech.pronunciations === undefined) return { args: [...args, '-t', speech.text], inputs: {} };
