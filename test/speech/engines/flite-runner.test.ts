@@ -133,6 +133,43 @@ describe('Flite runner', () => {
     }
   });
 
+  it('vocodes the opening pause only from lead_in_seconds before its end: zeros before, the same audio after', () => {
+    const runner = new FliteRunner(module);
+    const level = (samples: Int16Array) => samples.findIndex((sample) => Math.abs(sample) >= 300);
+    for (const voice of ['slt', 'rms'] as const) {
+      const args = say(voice, 'Good morning, thank you for calling the clinic.');
+      const { samples: whole, sampleRate } = parseWav(runner.run(args).wav);
+      const lead = 0.08;
+      const { samples: cut } = parseWav(
+        runner.run(['-voice', voice, '--setf', `lead_in_seconds=${lead}`, ...args.slice(2)]).wav,
+      );
+      // Flite's opening pause is about 0.2 s; its first sound is where it was.
+      const firstSound = level(whole);
+      assert.ok(firstSound / sampleRate > 0.15, `${voice}: first sound at ${firstSound / sampleRate} s`);
+      assert.equal(cut.length, whole.length, voice);
+      assert.equal(level(cut), firstSound, voice);
+      // Silence not vocoded: zeros up to the lead-in (which starts at most a frame earlier),
+      // Flite's own quiet noise before that in the whole run.
+      const zeros = cut.findIndex((sample) => sample !== 0);
+      assert.ok(zeros > 0.05 * sampleRate, `${voice}: ${zeros} zeros`);
+      assert.ok(
+        whole.subarray(0, zeros).some((sample) => sample !== 0),
+        voice,
+      );
+      assert.ok(
+        firstSound - zeros >= 0.04 * sampleRate,
+        `${voice}: ${firstSound - zeros} samples of lead-in`,
+      );
+      // From 40 ms before the first sound (what the engine keeps) on, the same audio: only the
+      // filter's memory of the silence differs.
+      const from = firstSound - 0.04 * sampleRate;
+      const largest = cut
+        .subarray(from)
+        .reduce((most, sample, i) => Math.max(most, Math.abs(sample - (whole[from + i] ?? 0))), 0);
+      assert.ok(largest <= 1, `${voice}: samples differ by up to ${largest}`);
+    }
+  });
+
   it('runs again after a run that failed', () => {
     const runner = new FliteRunner(module);
     assert.throws(
