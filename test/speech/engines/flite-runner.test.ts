@@ -42,6 +42,16 @@ describe('Flite runner', () => {
     }
   });
 
+  it('is back in its first state as soon as a run ends, so the next run starts at once', () => {
+    const runner = new FliteRunner(module);
+    const first = runner.memorySnapshot();
+    runner.stream(say('rms', 'A long sentence that grows the heap. '.repeat(12)), () => true);
+    const after = runner.memorySnapshot();
+    assert.ok(after.length > first.length, 'the run grew the memory');
+    assert.ok(Buffer.from(after.subarray(0, first.length)).equals(Buffer.from(first)));
+    assert.ok(after.subarray(first.length).every((byte) => byte === 0));
+  });
+
   it('knows where the read-only data lies, and no run writes there', () => {
     const { readOnly } = module;
     assert.ok(readOnly, 'the binary names its .rodata segment');
