@@ -411,6 +411,7 @@ export interface AgainstResults {
   readonly freshBurst: BySide<FreshCalls>;
   readonly sustainedKinyarwanda: BySide<SustainedStep[]>;
   readonly sustainedMixed: BySide<SustainedStep[]>;
+  readonly sustainedEnglish: BySide<SustainedStep[]>;
   readonly greeting: BySide<GreetingSide>;
   readonly figures: readonly CheckedFigure[];
 }
@@ -444,7 +445,10 @@ export async function benchAgainst(options: {
   const memoryFigures = await memory(sides, settings, progress);
 
   const services: Service[] = [];
-  let http: Pick<AgainstResults, 'oneAtATime' | 'freshBurst' | 'sustainedKinyarwanda' | 'sustainedMixed'>;
+  let http: Pick<
+    AgainstResults,
+    'oneAtATime' | 'freshBurst' | 'sustainedKinyarwanda' | 'sustainedMixed' | 'sustainedEnglish'
+  >;
   try {
     for (const side of sides) services.push(await startService(side, progress));
     for (const service of services) {
@@ -455,6 +459,7 @@ export async function benchAgainst(options: {
     const oneAtATimeFigures = await oneAtATime(services, all, settings.sequentialPasses);
     const fresh = await freshBursts(services, all, settings.freshRounds, progress);
     const kinyarwanda = all.filter((turn) => turn.language === 'rw');
+    const english = all.filter((turn) => turn.language === 'en');
     http = {
       oneAtATime: oneAtATimeFigures,
       freshBurst: fresh,
@@ -467,6 +472,8 @@ export async function benchAgainst(options: {
         progress,
       ),
       sustainedMixed: await sustained(services, all, settings.mixedRates, settings, 'mixed', progress),
+      // English alone (Flite), on the mixed ladder: its calls cost the most CPU.
+      sustainedEnglish: await sustained(services, english, settings.mixedRates, settings, 'en', progress),
     };
   } finally {
     for (const service of services) await stopService(service);
@@ -505,7 +512,13 @@ export function againstFigures(results: Omit<AgainstResults, 'figures'>): Figure
     },
     { name: 'engine CPU, espeak-ng rw', unit: cpu, digits: 2, ...both((c) => c.rw, results.engineCpu) },
     { name: 'engine CPU, espeak-ng fr', unit: cpu, digits: 2, ...both((c) => c.fr, results.engineCpu) },
-    { name: 'engine CPU, Flite (en)', unit: cpu, digits: 2, ...both((c) => c.flite, results.engineCpu) },
+    {
+      name: 'engine CPU, Flite (en)',
+      unit: cpu,
+      digits: 2,
+      ...both((c) => c.flite, results.engineCpu),
+      target: { kind: 'ratio-at-most', value: 0.35 },
+    },
     {
       name: 'pool worker, idle RSS (POOL_SIZE 2 - 1)',
       unit: 'MB',
@@ -538,6 +551,13 @@ export function againstFigures(results: Omit<AgainstResults, 'figures'>): Figure
       unit: 'calls',
       digits: 0,
       ...both(capacityOf, results.sustainedMixed),
+    },
+    {
+      name: 'sustained calls in flight, en',
+      unit: 'calls',
+      digits: 0,
+      ...both(capacityOf, results.sustainedEnglish),
+      target: { kind: 'ratio-at-least', value: 2 },
     },
     {
       name: 'one call, first byte p95, rw',

@@ -42,6 +42,16 @@ describe('Flite runner', () => {
     }
   });
 
+  it('is back in its first state as soon as a run ends, so the next run starts at once', () => {
+    const runner = new FliteRunner(module);
+    const first = runner.memorySnapshot();
+    runner.stream(say('rms', 'A long sentence that grows the heap. '.repeat(12)), () => true);
+    const after = runner.memorySnapshot();
+    assert.ok(after.length > first.length, 'the run grew the memory');
+    assert.ok(Buffer.from(after.subarray(0, first.length)).equals(Buffer.from(first)));
+    assert.ok(after.subarray(first.length).every((byte) => byte === 0));
+  });
+
   it('knows where the read-only data lies, and no run writes there', () => {
     const { readOnly } = module;
     assert.ok(readOnly, 'the binary names its .rodata segment');
@@ -130,6 +140,43 @@ describe('Flite runner', () => {
         return true;
       });
       assert.equal(again, written.length, voice);
+    }
+  });
+
+  it('vocodes the opening pause only from lead_in_seconds before its end: zeros before, the same audio after', () => {
+    const runner = new FliteRunner(module);
+    const level = (samples: Int16Array) => samples.findIndex((sample) => Math.abs(sample) >= 300);
+    for (const voice of ['slt', 'rms'] as const) {
+      const args = say(voice, 'Good morning, thank you for calling the clinic.');
+      const { samples: whole, sampleRate } = parseWav(runner.run(args).wav);
+      const lead = 0.08;
+      const { samples: cut } = parseWav(
+        runner.run(['-voice', voice, '--setf', `lead_in_seconds=${lead}`, ...args.slice(2)]).wav,
+      );
+      // Flite's opening pause is about 0.2 s; its first sound is where it was.
+      const firstSound = level(whole);
+      assert.ok(firstSound / sampleRate > 0.15, `${voice}: first sound at ${firstSound / sampleRate} s`);
+      assert.equal(cut.length, whole.length, voice);
+      assert.equal(level(cut), firstSound, voice);
+      // Silence not vocoded: zeros up to the lead-in (which starts at most a frame earlier),
+      // Flite's own quiet noise before that in the whole run.
+      const zeros = cut.findIndex((sample) => sample !== 0);
+      assert.ok(zeros > 0.05 * sampleRate, `${voice}: ${zeros} zeros`);
+      assert.ok(
+        whole.subarray(0, zeros).some((sample) => sample !== 0),
+        voice,
+      );
+      assert.ok(
+        firstSound - zeros >= 0.04 * sampleRate,
+        `${voice}: ${firstSound - zeros} samples of lead-in`,
+      );
+      // From 40 ms before the first sound (what the engine keeps) on, the same audio: only the
+      // filter's memory of the silence differs.
+      const from = firstSound - 0.04 * sampleRate;
+      const largest = cut
+        .subarray(from)
+        .reduce((most, sample, i) => Math.max(most, Math.abs(sample - (whole[from + i] ?? 0))), 0);
+      assert.ok(largest <= 1, `${voice}: samples differ by up to ${largest}`);
     }
   });
 

@@ -7,6 +7,7 @@ import {
   type FliteVoice,
   type FliteVoiceName,
   fliteArguments,
+  fliteEngine,
 } from '../../../src/speech/engines/flite/flite.ts';
 import { FLITE_VOICES } from '../../../src/speech/engines/flite/wasi-runner.ts';
 import { EnginePool } from '../../../src/speech/pool/engine-pool.ts';
@@ -51,6 +52,31 @@ describe('Flite engine', () => {
         firstSound >= 0 && firstSound / rate <= 0.05,
         `${name}: first sound at ${firstSound / rate} s`,
       );
+    }
+  });
+
+  it('gives the first chunk once the clause sounds, then tenths of a second', async () => {
+    const engine = await fliteEngine.load();
+    for (const name of ['slt', 'rms'] as const) {
+      const chunks: Int16Array[] = [];
+      engine.synthesize(text(SENTENCE), voice(name), 1, {
+        push: (samples) => chunks.push(samples),
+        cancelled: () => false,
+      });
+      const [first, ...rest] = chunks;
+      assert.ok(first, name);
+      // The 40 ms lead-in and Flite's first stretch with a sound (20 ms at most), not a whole
+      // tenth of a second, is what a waiting listener gets first.
+      const firstSound = first.findIndex((sample) => Math.abs(sample) >= 300);
+      assert.ok(Math.abs(firstSound / 16_000 - 0.04) < 0.002, `${name}: first sound at ${firstSound}`);
+      assert.ok(first.length <= 0.06 * 16_000, `${name}: first chunk of ${first.length} samples`);
+      assert.ok(
+        rest.slice(0, -1).every((chunk) => chunk.length === 1600),
+        name,
+      );
+      // The same audio as the pool's, chunked otherwise.
+      const all = Int16Array.from(chunks.flatMap((chunk) => [...chunk]));
+      assert.deepEqual(all, littleEndianBytesToInt16(await speak(text(SENTENCE), voice(name), native16k)));
     }
   });
 

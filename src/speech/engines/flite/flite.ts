@@ -73,6 +73,13 @@ export const MAX_CLAUSE_CHARACTERS = 2_000;
  */
 const LEAD_IN_SECONDS = 0.04;
 /**
+ * How much of the clause's opening silence Flite makes (its `lead_in_seconds`, wasm/patches/10):
+ * only the end of its first pause is vocoded, and the samples before are zeros, which the lead-in
+ * above leaves out. Twice the lead-in, so that a first sound that starts before the pause's end
+ * (the parameters are smoothed across it) still has its lead-in vocoded.
+ */
+const VOCODED_LEAD_SECONDS = 2 * LEAD_IN_SECONDS;
+/**
  * A phrase cut from a sentence that goes on (`goesOn`: the pipeline's first phrase) still ends
  * with Flite's 0.2 s of utterance-end silence, a pause the sentence has not got. It keeps this
  * much of it, so with the next clause's lead-in the join is a short phrase break (0.1 s, against
@@ -82,12 +89,17 @@ const PHRASE_TAIL_SECONDS = 0.06;
 /** A sample this loud (of 32767) or louder is sound, not the silence of a pause. */
 const SOUND_LEVEL = 300;
 
-/** Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them. */
+/**
+ * Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them; but the
+ * clause's first chunk, which a listener may be waiting for, goes as soon as it sounds: the
+ * lead-in and the first stretch Flite streams with a sound in it (20 ms at most).
+ */
 const CHUNK_SECONDS = 0.1;
 
 /**
- * Takes a clause's samples as Flite streams them and gives the sink tenth-of-a-second chunks
- * from `LEAD_IN_SECONDS` before the first sound on; `take` answers whether Flite should go on.
+ * Takes a clause's samples as Flite streams them and gives the sink chunks from
+ * `LEAD_IN_SECONDS` before the first sound on: the first once it sounds, then tenths of a
+ * second; `take` answers whether Flite should go on.
  * With a `tailSeconds`, the silence after the last sound is cut to that long: the quiet samples
  * since the last sound are held back until a sound follows them or the clause ends.
  */
@@ -110,6 +122,7 @@ class ClauseChunks {
   take(samples: Int16Array, sampleRate: number): boolean {
     if (this.#sink.cancelled()) return false;
     let from = 0;
+    const wasSounded = this.#sounded;
     if (!this.#sounded) {
       const first = samples.findIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
       const leadIn = Math.round(LEAD_IN_SECONDS * sampleRate);
@@ -128,6 +141,10 @@ class ClauseChunks {
     const lastSound = sound.findLastIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
     this.#quiet = lastSound === -1 ? this.#quiet + sound.length : sound.length - 1 - lastSound;
     const heldBack = this.#tailSeconds === undefined ? 0 : this.#quiet;
+    if (!wasSounded && this.#pendingLength > heldBack) {
+      this.#sink.push(this.#drain(this.#pendingLength - heldBack));
+      if (this.#sink.cancelled()) return false;
+    }
     const chunk = Math.round(sampleRate * CHUNK_SECONDS);
     while (this.#pendingLength - heldBack >= chunk) {
       this.#sink.push(this.#drain(chunk));
@@ -192,7 +209,14 @@ export function fliteArguments(
   voice: FliteVoice,
   rate: number,
 ): { args: string[]; inputs: Record<string, string> } {
-  const args = ['-voice', voice.voice, '--setf', `duration_stretch=${(voice.stretch / rate).toFixed(3)}`];
+  const args = [
+    '-voice',
+    voice.voice,
+    '--setf',
+    `duration_stretch=${(voice.stretch / rate).toFixed(3)}`,
+    '--setf',
+    `lead_in_seconds=${VOCODED_LEAD_SECONDS}`,
+  ];
   if (voice.pitchHz !== undefined) args.push('--setf', `int_f0_target_mean=${voice.pitchHz}`);
   if ('phones' in speech) return { args: [...args, '-p', speech.phones], inputs: {} };
   if (speech.pronunciations === undefined) return { args: [...args, '-t', speech.text], inputs: {} };

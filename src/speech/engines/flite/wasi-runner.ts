@@ -2,11 +2,13 @@
  * Runs Flite compiled to WASI: a command (it exports only `memory` and `_start`), so one
  * synthesis is one run of its `main` with Flite's command line. A new instance per run costs
  * about 50 ms (the module's 17 MB of data is copied into a new memory), several times the
- * synthesis itself; so each thread keeps one instance and, before every run, puts it back into
+ * synthesis itself; so each thread keeps one instance and, after every run, puts it back into
  * the state it had when new: the memory as it was after instantiation (about 1 ms to copy), the
  * pages it has grown since zeroed, and the stack pointer (its one mutable global, exported by
  * `wasm-binary.ts`) at its first value. A run then sees exactly what a new instance would, and
- * gives the same bytes (the tests compare the two).
+ * gives the same bytes (the tests compare the two). The reset comes after a run rather than
+ * before the next, so that a clause's first audio does not wait for it (zeroing the pages a long
+ * clause grew, 4 MB, takes a tenth of a millisecond or more) when the thread was idle.
  *
  * Each run gets an in-memory file system from `@bjorn3/browser_wasi_shim`, where Flite writes its
  * WAV, so nothing touches the disk. A run may instead stream its audio (`-o stream`): Flite's
@@ -247,7 +249,6 @@ export class FliteRunner {
       // The shim's trace of every call goes to the console unless it is turned off.
       { debug: false },
     );
-    this.#reset();
     try {
       const code = this.#wasi.start(this.#instance as unknown as { exports: FliteExports });
       const failure = `flite failed (exit ${code}): ${messages.join(' / ').slice(0, 300)}`;
@@ -255,6 +256,7 @@ export class FliteRunner {
       return { files, printed: printed.slice(0, MAX_PRINTED), failure };
     } finally {
       this.#wasi = undefined;
+      this.#reset();
     }
   }
 
