@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import WebSocket from 'ws';
+import { firstByteMs } from './http-client.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 
@@ -51,20 +52,6 @@ const REPLY_300 = (
   'If you need to change the time, call us back on this number or reply to the text message we sent you today.'
 ).slice(0, 300);
 
-/** Ms from `start` to the first byte of the response body. */
-async function firstByte(url: string, init: RequestInit): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, init);
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error('no body');
-  const first = await reader.read();
-  const ms = performance.now() - started;
-  if (first.done) throw new Error('an empty body');
-  await reader.cancel();
-  return ms;
-}
-
 const json = (headers: Record<string, string>, body: unknown): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...headers },
@@ -75,7 +62,7 @@ const json = (headers: Record<string, string>, body: unknown): RequestInit => ({
 function httpPaths(base: string, key: (path: string) => string) {
   return {
     'native stream': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/api/v1/tts-stream.php`,
         json(
           { authorization: `Bearer ${key('native')}` },
@@ -86,9 +73,10 @@ function httpPaths(base: string, key: (path: string) => string) {
             format: 'pcm16_16k',
           },
         ),
+        'cancel',
       ),
     'OpenAI speech': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/v1/audio/speech`,
         json(
           { authorization: `Bearer ${key('openai')}` },
@@ -99,19 +87,22 @@ function httpPaths(base: string, key: (path: string) => string) {
             response_format: 'pcm',
           },
         ),
+        'cancel',
       ),
     'ElevenLabs stream': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/elevenlabs/v1/text-to-speech/${t.voice}/stream?output_format=pcm_16000`,
         json({ 'xi-api-key': key('elevenlabs') }, { text: t.text, model_id: 'eleven_flash_v2_5' }),
+        'cancel',
       ),
     'Deepgram speak': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/deepgram/v1/speak?model=${t.voice}&encoding=linear16&sample_rate=16000&container=none`,
         json({ authorization: `Token ${key('deepgram')}` }, { text: t.text }),
+        'cancel',
       ),
     'Cartesia /tts/bytes': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/cartesia/tts/bytes`,
         json(
           { authorization: `Bearer ${key('cartesia')}`, 'cartesia-version': CARTESIA_VERSION },
@@ -123,17 +114,19 @@ function httpPaths(base: string, key: (path: string) => string) {
             output_format: RAW_16K,
           },
         ),
+        'cancel',
       ),
     'jambonz HTTP': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/jambonz?format=l16&rate=16000`,
         json(
           { authorization: `Bearer ${key('jambonz')}` },
           { language: t.tag, voice: t.voice, type: 'text', text: t.text },
         ),
+        'cancel',
       ),
     'Vapi voice-request': (t: Text) =>
-      firstByte(
+      firstByteMs(
         `${base}/vapi/${t.voice}`,
         json(
           { 'x-vapi-secret': key('vapi') },
@@ -141,6 +134,7 @@ function httpPaths(base: string, key: (path: string) => string) {
             message: { type: 'voice-request', text: t.text, sampleRate: 16000 },
           },
         ),
+        'cancel',
       ),
   };
 }
@@ -223,7 +217,7 @@ async function playTimes(
   if (made.status !== 200) throw new Error(`tts-url.php: ${made.status} ${await made.text()}`);
   const { play_url: playUrl } = (await made.json()) as { play_url: string };
   const make = performance.now() - started;
-  const firstByteMs = await firstByte(`${base}${new URL(playUrl).pathname}`, { method: 'GET' });
+  const firstByte = await firstByteMs(`${base}${new URL(playUrl).pathname}`, { method: 'GET' }, 'cancel');
   started = performance.now();
   const file = await fetch(
     `${base}/api/v1/tts.php`,
@@ -232,7 +226,7 @@ async function playTimes(
   if (file.status !== 200) throw new Error(`tts.php: ${file.status} ${await file.text()}`);
   const { output_url: outputUrl } = (await file.json()) as { output_url: string };
   await wholeBody(`${base}${new URL(outputUrl).pathname}`);
-  return { make, firstByte: firstByteMs, file: performance.now() - started };
+  return { make, firstByte, file: performance.now() - started };
 }
 
 export async function benchCompat(rounds: number, progress: (line: string) => void): Promise<CompatResults> {

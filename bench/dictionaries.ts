@@ -1,4 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { firstByteMs } from './http-client.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { fixed, type Percentiles, percentiles, printTable, ratio } from './stats.ts';
 
@@ -17,26 +18,6 @@ const TEXTS = [
   'Thank you for calling, how can I help you today?',
 ];
 const ENTRIES_PER_DICTIONARY = 300;
-
-/**
- * Ms from sending to the first byte of the body. The body is then read to its end, so the next
- * call finds the engines idle (a call hung up on would still hold a worker while it stops, and the
- * side that went second would pay for it).
- */
-async function firstByte(url: string, init: RequestInit): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, init);
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error('no body');
-  const first = await reader.read();
-  const ms = performance.now() - started;
-  if (first.done) throw new Error('an empty body');
-  while (!(await reader.read()).done) {
-    // the rest of the audio is not timed
-  }
-  return ms;
-}
 
 const post = (key: string, body: string, contentType = 'application/json'): RequestInit => ({
   method: 'POST',
@@ -92,9 +73,10 @@ export async function benchDictionaries(
       ids.push(((await response.json()) as { id: string }).id);
     }
     const stream = (text: string, dictionaries?: unknown) =>
-      firstByte(
+      firstByteMs(
         `${server.base}/api/v1/tts-stream.php`,
         post(key(), JSON.stringify({ input: text, language: 'en', format: 'pcm16_8k', dictionaries })),
+        'read',
       );
     const selection = ids.map((id) => ({ id }));
     const threeFirstMs = await stream(TEXTS[0] as string, selection);

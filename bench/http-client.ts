@@ -217,3 +217,26 @@ export async function startAndHangUp(
   response.on('error', () => {});
   return () => response.socket.destroy();
 }
+
+/**
+ * Ms from sending `init` to `url` to the first byte of the response body (a status other than 200
+ * throws). Then `rest`: `read` reads the body to its end, so the next call finds the engines idle
+ * (a call hung up on still holds a worker while it stops, and the side measured next would pay for
+ * it); `cancel` hangs up.
+ */
+export async function firstByteMs(url: string, init: RequestInit, rest: 'read' | 'cancel'): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error('no body');
+  const first = await reader.read();
+  const ms = performance.now() - started;
+  if (first.done) throw new Error('an empty body');
+  if (rest === 'cancel') await reader.cancel();
+  else
+    while (!(await reader.read()).done) {
+      // the rest of the audio is not timed
+    }
+  return ms;
+}

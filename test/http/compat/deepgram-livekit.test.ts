@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { medianPitch, voicedShare } from '../../helpers/audio-analysis.ts';
-import { loadTestClient, missingTestClient } from '../../helpers/test-clients.ts';
+import {
+  type LiveKitSynthesizeStream,
+  loadLiveKitPlugin,
+  missingLiveKit,
+} from '../../helpers/test-clients.ts';
 import { withTtsApp } from '../../helpers/tts-fixture.ts';
 
 // Deepgram's `/v1/speak` socket driven by LiveKit Agents' Deepgram plugin, as a builder configures
@@ -9,22 +13,8 @@ import { withTtsApp } from '../../helpers/tts-fixture.ts';
 // streaming path is the one an agent uses (the plugin's one-shot `synthesize` dials port 443 over
 // TLS whatever its base URL says, so it cannot reach a plain-HTTP test server).
 
-const LIVEKIT_AGENTS = '@livekit/agents';
 const LIVEKIT_PLUGIN = '@livekit/agents-plugin-deepgram';
 
-interface LiveKitAgents {
-  initializeLogger(options: { pretty: boolean; level: string }): void;
-}
-interface AudioFrame {
-  readonly data: Int16Array;
-  readonly sampleRate: number;
-}
-interface SynthesizeStream extends AsyncIterable<{ frame: AudioFrame } | symbol> {
-  pushText(text: string): void;
-  flush(): void;
-  endInput(): void;
-  on(event: 'error', listener: (error: unknown) => void): void;
-}
 interface LiveKitDeepgram {
   readonly TTS: new (options: {
     apiKey: string;
@@ -33,7 +23,7 @@ interface LiveKitDeepgram {
     encoding: string;
     sampleRate: number;
   }) => {
-    stream(): SynthesizeStream;
+    stream(): LiveKitSynthesizeStream;
     on(event: 'error', listener: (error: unknown) => void): void;
     close(): Promise<void>;
   };
@@ -61,10 +51,9 @@ describe("Deepgram-compatible speak through LiveKit Agents' Deepgram plugin", ()
   const suite = withTtsApp({ listen: true });
 
   it('speaks a streamed reply in rw, en and fr at the asked rate, each billed in its language', {
-    skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
+    skip: missingLiveKit(LIVEKIT_PLUGIN),
   }, async () => {
-    (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'warn' });
-    const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitDeepgram;
+    const plugin = loadLiveKitPlugin(LIVEKIT_PLUGIN, 'warn') as LiveKitDeepgram;
     const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const pitches: number[] = [];
     for (const turn of TURNS) {

@@ -14,10 +14,6 @@ const TEXT = 'Muraho, murakaza neza kuri kliniki yacu.';
 interface BinaryResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
-interface SdkError extends Error {
-  readonly statusCode?: number;
-  readonly body?: unknown;
-}
 interface SpeakSocket {
   on(event: 'message', handler: (message: unknown) => void): void;
   on(event: 'close', handler: () => void): void;

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openAiErrorType } from '../../../../src/http/openai-speech.ts';
 import { allVoices } from '../../../../src/speech/voices/voices.ts';
-import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
+import {
+  loadLiveKitPlugin,
+  loadTestClient,
+  missingLiveKit,
+  missingTestClient,
+} from '../../../helpers/test-clients.ts';
 import {
   buildTtsTestApp,
   CONTRACT_LIMITS,
@@ -221,12 +226,8 @@ describe('ElevenLabs-compatible errors over raw HTTP', () => {
   });
 });
 
-const LIVEKIT_AGENTS = '@livekit/agents';
 const LIVEKIT_PLUGIN = '@livekit/agents-plugin-elevenlabs';
 
-interface LiveKitAgents {
-  initializeLogger(options: { pretty: boolean; level: string }): void;
-}
 interface LiveKitElevenLabs {
   readonly TTS: new (options: {
     apiKey: string;
@@ -237,7 +238,7 @@ interface LiveKitElevenLabs {
 }
 
 describe("ElevenLabs-compatible listings, through LiveKit Agents' ElevenLabs plugin", {
-  skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
+  skip: missingLiveKit(LIVEKIT_PLUGIN),
 }, () => {
   let fixture: TtsFixture;
   let base: string;
@@ -248,8 +249,7 @@ describe("ElevenLabs-compatible listings, through LiveKit Agents' ElevenLabs plu
   after(() => fixture.close());
 
   it('lists the voices from the base URL the plugin is given, {base_url}/elevenlabs/v1', async () => {
-    (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'warn' });
-    const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
+    const plugin = loadLiveKitPlugin(LIVEKIT_PLUGIN, 'warn') as LiveKitElevenLabs;
     const { key } = await fixture.newAccount();
     const tts = new plugin.TTS({ apiKey: key, baseURL: `${base}/elevenlabs/v1` });
     const voices = await tts.listVoices();

@@ -2,29 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { voicedShare } from '../../../helpers/audio-analysis.ts';
 import { LiveClient, type LiveMessage } from '../../../helpers/live-client.ts';
-import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
+import {
+  type LiveKitAudioFrame,
+  type LiveKitSynthesizeStream,
+  loadLiveKitPlugin,
+  missingLiveKit,
+} from '../../../helpers/test-clients.ts';
 import { withTtsApp } from '../../../helpers/tts-fixture.ts';
 
 // ElevenLabs' text-to-speech WebSockets (`multi-stream-input`, `stream-input`): driven by LiveKit
 // Agents' ElevenLabs plugin as a builder configures it, and by a raw client for what the plugin
 // does not do (a barge-in, the single-context socket, refusals at the upgrade).
 
-const LIVEKIT_AGENTS = '@livekit/agents';
 const LIVEKIT_PLUGIN = '@livekit/agents-plugin-elevenlabs';
 
-interface LiveKitAgents {
-  initializeLogger(options: { pretty: boolean; level: string }): void;
-}
-interface AudioFrame {
-  readonly data: Int16Array;
-  readonly sampleRate: number;
-}
-interface SynthesizeStream extends AsyncIterable<{ frame: AudioFrame } | symbol> {
-  pushText(text: string): void;
-  flush(): void;
-  endInput(): void;
-  close(): void;
-}
 interface LiveKitElevenLabs {
   readonly TTS: new (options: {
     apiKey: string;
@@ -33,8 +24,8 @@ interface LiveKitElevenLabs {
     encoding: string;
     model: string;
   }) => {
-    stream(): SynthesizeStream;
-    synthesize(text: string): AsyncIterable<{ frame: AudioFrame }>;
+    stream(): LiveKitSynthesizeStream;
+    synthesize(text: string): AsyncIterable<{ frame: LiveKitAudioFrame }>;
     close(): Promise<void>;
   };
 }
@@ -61,10 +52,9 @@ describe('ElevenLabs-compatible WebSockets', () => {
   const connect = (key: string, path: string) => LiveClient.connect(suite.base, { 'xi-api-key': key }, path);
 
   it("speaks text streamed in through LiveKit Agents' plugin, at its default 22,050 Hz, billed once", {
-    skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
+    skip: missingLiveKit(LIVEKIT_PLUGIN),
   }, async () => {
-    (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'warn' });
-    const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
+    const plugin = loadLiveKitPlugin(LIVEKIT_PLUGIN, 'warn') as LiveKitElevenLabs;
     const account = await suite.fixture.newPayingAccount({ topUp: 300 });
     const tts = new plugin.TTS({
       apiKey: account.key,
@@ -255,10 +245,9 @@ describe('ElevenLabs-compatible WebSockets', () => {
   });
 
   it("speaks every language through LiveKit's plugin: utterance after utterance, an interruption, and its non-streaming path", {
-    skip: missingTestClient(LIVEKIT_AGENTS) || missingTestClient(LIVEKIT_PLUGIN),
+    skip: missingLiveKit(LIVEKIT_PLUGIN),
   }, async () => {
-    (loadTestClient(LIVEKIT_AGENTS) as LiveKitAgents).initializeLogger({ pretty: false, level: 'error' });
-    const plugin = loadTestClient(LIVEKIT_PLUGIN) as LiveKitElevenLabs;
+    const plugin = loadLiveKitPlugin(LIVEKIT_PLUGIN, 'error') as LiveKitElevenLabs;
     const { key } = await suite.fixture.newAccount({ topUp: 300 });
     const lines: [string, string][] = [
       ['keza', 'Muraho, murakaza neza. Mbese nabafasha iki?'],
@@ -273,7 +262,7 @@ describe('ElevenLabs-compatible WebSockets', () => {
         encoding: 'pcm_16000',
         model: 'eleven_flash_v2_5',
       });
-      const speak = async (stream: SynthesizeStream, stopAfter = Number.POSITIVE_INFINITY) => {
+      const speak = async (stream: LiveKitSynthesizeStream, stopAfter = Number.POSITIVE_INFINITY) => {
         for (const word of text.split(' ')) stream.pushText(`${word} `);
         stream.flush();
         stream.endInput();
