@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiveClient, type LiveMessage } from '../../../helpers/live-client.ts';
+import { collect } from '../../../helpers/streams.ts';
 import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
 import { type TestAccount, withTtsApp } from '../../../helpers/tts-fixture.ts';
 
@@ -79,12 +80,6 @@ interface ElevenLabsModule {
   readonly ElevenLabsError: new (...args: never[]) => SdkError;
 }
 
-async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
-  return Buffer.concat(parts);
-}
-
 describe('ElevenLabs-compatible pronunciation dictionaries, through the official JS SDK', {
   skip: missingTestClient(SDK),
 }, () => {
@@ -108,7 +103,7 @@ describe('ElevenLabs-compatible pronunciation dictionaries, through the official
     assert.fail('the call succeeded');
   };
   const speak = async (account: TestAccount, text: string, locators?: Locator[]) =>
-    bytesOf(
+    collect(
       await client(account).textToSpeech.convert('grace', {
         text,
         outputFormat: 'pcm_16000',
@@ -151,7 +146,7 @@ describe('ElevenLabs-compatible pronunciation dictionaries, through the official
       [['phoneme', 'Nyanza', 'njanza', 'ipa']],
       'a rule kept for several languages is listed once',
     );
-    const pls = (await bytesOf(await dictionaries.download(added.id, '1'))).toString('utf8');
+    const pls = (await collect(await dictionaries.download(added.id, '1'))).toString('utf8');
     assert.match(pls, /<grapheme>Mugabo<\/grapheme>\s*<alias>moo gah boh<\/alias>/);
 
     const refused = await refusal(() =>

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { tokensFor } from '../../../../src/accounts/billing.ts';
 import type { EnginePool } from '../../../../src/speech/pool/engine-pool.ts';
 import { voicedShare } from '../../../helpers/audio-analysis.ts';
+import { collect } from '../../../helpers/streams.ts';
 import { loadTestClient, missingTestClient } from '../../../helpers/test-clients.ts';
 import {
   buildTtsTestApp,
@@ -57,12 +58,6 @@ interface ElevenLabsModule {
   readonly ElevenLabsError: new (...args: never[]) => SdkError;
 }
 
-async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
-  return Buffer.concat(parts);
-}
-
 const samplesOf = (pcm: Buffer) => new Int16Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.byteLength / 2));
 
 describe('ElevenLabs-compatible speech, through the official JS SDK', {
@@ -104,7 +99,7 @@ describe('ElevenLabs-compatible speech, through the official JS SDK', {
     const account = await fixture.newPayingAccount({ topUp: 300 });
     const client = clientWithKey(account.key);
     const before = await speechEntries(account.accountId);
-    const pcm = await bytesOf(
+    const pcm = await collect(
       await client.textToSpeech.convert('keza', {
         text: TEXT,
         modelId: 'eleven_flash_v2_5',
@@ -127,7 +122,7 @@ describe('ElevenLabs-compatible speech, through the official JS SDK', {
   it('streams MP3 and telephony mu-law, and two voices sound different', async () => {
     const { key } = await fixture.newAccount();
     const client = clientWithKey(key);
-    const mp3 = await bytesOf(
+    const mp3 = await collect(
       await client.textToSpeech.stream('james', { text: 'Good morning, how can I help?' }),
     );
     // ElevenLabs' default output format is MP3: an MPEG audio frame header (or an ID3 tag) first.
@@ -135,10 +130,10 @@ describe('ElevenLabs-compatible speech, through the official JS SDK', {
       (mp3[0] === 0xff && ((mp3[1] ?? 0) & 0xe0) === 0xe0) || mp3.subarray(0, 3).toString() === 'ID3',
       'an MP3 stream',
     );
-    const keza = await bytesOf(
+    const keza = await collect(
       await client.textToSpeech.stream('keza', { text: TEXT, outputFormat: 'ulaw_8000' }),
     );
-    const mugisha = await bytesOf(
+    const mugisha = await collect(
       await client.textToSpeech.stream('mugisha', { text: TEXT, outputFormat: 'ulaw_8000' }),
     );
     for (const audio of [keza, mugisha]) assert.ok(audio.byteLength > 8000, 'over a second of 8 kHz mu-law');
@@ -238,7 +233,7 @@ describe('ElevenLabs-compatible speech, through the official JS SDK', {
     const client = clientWithKey(key);
     const length = async (speed: number) =>
       (
-        await bytesOf(
+        await collect(
           await client.textToSpeech.convert('grace', {
             text: 'Thank you for calling, we will be with you shortly.',
             outputFormat: 'pcm_16000',
