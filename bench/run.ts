@@ -32,7 +32,7 @@ import {
 import type { LoadMessage, LoadPlan } from './results.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
-import { benchSoak } from './soak/soak.ts';
+import { benchSoak, soakFaults } from './soak/soak.ts';
 import { interleave, loadTurns } from './turns.ts';
 import { decisionCost, detectorScores, printWordLanguage } from './word-language/detector.ts';
 
@@ -62,6 +62,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '60' },
     /** With --soak: two instances on a private PostgreSQL, Redis and S3-compatible store. */
     'scale-out': { type: 'boolean', default: false },
+    /** With --soak: the faults in the order they are played (`kill-9,pool-worker`); default: all of the mode's. */
+    faults: { type: 'string' },
   },
 });
 const memoryWorkers = (values.workers ?? '').split(',').map(Number);
@@ -266,7 +268,9 @@ if (values.against !== undefined) {
 } else if (values.soak) {
   const minutes = Number(values.minutes);
   if (!(minutes > 0)) throw new Error('--minutes takes a positive number');
-  await benchSoak({ minutes, mode: values['scale-out'] ? 'scale-out' : 'embedded', progress });
+  const mode = values['scale-out'] ? 'scale-out' : 'embedded';
+  const faults = values.faults === undefined ? undefined : soakFaults(mode, values.faults);
+  await benchSoak({ minutes, mode, faults, progress });
 } else if (values.memory) {
   await memory();
 } else if (values['metrics-overhead']) {

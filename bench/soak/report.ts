@@ -50,11 +50,25 @@ export interface SoakWindow {
   readonly toMinute: number;
   readonly calls: number;
   readonly rssMb: number | null;
+  /** The instances' main-thread V8 heaps in use together (their mean over the window). */
+  readonly heapMb: number | null;
   readonly firstAudioP95Ms: number | null;
 }
 
-/** The last window set against the first (the target: no more than 10 % above it). */
+/** One memory sample: every instance's process tree, and their main threads' heaps in use. */
+export interface MemorySample {
+  readonly at: number;
+  readonly mb: number;
+  readonly heapMb: number;
+}
+
+/**
+ * The last window set against the baseline (the target: no more than 10 % above it): the second
+ * window when there are three or more, since the first holds the warm-up; else the first.
+ */
 export interface SteadyCheck {
+  /** The window compared with: 1 or 2. */
+  readonly baselineWindow: number;
   readonly first: number;
   readonly last: number;
   /** (last - first) / first, in percent. */
@@ -77,7 +91,7 @@ export interface SoakReport {
   };
   readonly ledger: readonly AccountLedger[];
   readonly windows: readonly SoakWindow[];
-  /** The last window's resident memory and first-audio p95 against the first's; null: fewer than two windows with figures. */
+  /** The last window's resident memory and first-audio p95 against the baseline's; null: fewer than two windows with figures. */
   readonly steady: {
     readonly rss: SteadyCheck | null;
     readonly firstAudioP95: SteadyCheck | null;
@@ -91,7 +105,7 @@ export interface SoakInput {
   readonly minutes: number;
   readonly records: readonly CallRecord[];
   readonly faults: readonly FaultRecord[];
-  readonly memory: readonly { readonly at: number; readonly mb: number }[];
+  readonly memory: readonly MemorySample[];
   readonly ledger: readonly LedgerRow[];
   readonly accountIds: readonly string[];
   readonly runStart: number;
@@ -99,7 +113,7 @@ export interface SoakInput {
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** How much the last window may be above the first, in percent. */
+/** How much the last window may be above the baseline, in percent. */
 const STEADY_PERCENT = 10;
 
 /**
@@ -111,16 +125,18 @@ export function windowMinutes(minutes: number): number {
 }
 
 /**
- * The last of `values` against the first: a pass when it is no more than `STEADY_PERCENT` above
- * (a service that ends leaner or faster than it began passes); null without two figures.
+ * The last of `values` against the baseline (the second when there are three or more: the first
+ * window holds the warm-up): a pass when it is no more than `STEADY_PERCENT` above (a service that
+ * ends leaner or faster than it began passes); null without two figures.
  */
 export function steadyCheck(values: readonly (number | null)[]): SteadyCheck | null {
   if (values.length < 2) return null;
-  const first = values[0];
+  const baselineWindow = values.length >= 3 ? 2 : 1;
+  const first = values[baselineWindow - 1];
   const last = values.at(-1);
   if (first === null || first === undefined || last === null || last === undefined || first <= 0) return null;
   const changePercent = round(((last - first) / first) * 100, 1);
-  return { first, last, changePercent, pass: changePercent <= STEADY_PERCENT };
+  return { baselineWindow, first, last, changePercent, pass: changePercent <= STEADY_PERCENT };
 }
 
 function count(values: readonly string[]): Record<string, number> {
@@ -224,12 +240,15 @@ export function soakReport(input: SoakInput): SoakReport {
     const firstAudio = inWindow
       .filter((r) => r.kind !== 'file' && r.firstAudioMs !== undefined && r.end === 'completed')
       .map((r) => r.firstAudioMs as number);
-    const rss = input.memory.filter((m) => m.at / 60 >= from && m.at / 60 < to).map((m) => m.mb);
+    const samples = input.memory.filter((m) => m.at / 60 >= from && m.at / 60 < to);
+    const mean = (values: readonly number[]) =>
+      values.length > 0 ? round(values.reduce((a, b) => a + b, 0) / values.length, 0) : null;
     windows.push({
       fromMinute: round(from),
       toMinute: round(to),
       calls: inWindow.length,
-      rssMb: rss.length > 0 ? round(rss.reduce((a, b) => a + b, 0) / rss.length, 0) : null,
+      rssMb: mean(samples.map((m) => m.mb)),
+      heapMb: mean(samples.map((m) => m.heapMb)),
       firstAudioP95Ms: firstAudio.length > 0 ? round(percentile(firstAudio, 95), 0) : null,
     });
   }
@@ -307,21 +326,22 @@ export function printSoak(report: SoakReport): void {
   );
   console.log(`\nWindows (${report.windowNote})`);
   printTable(
-    ['minutes', 'calls', 'RSS MB', 'first audio p95 ms'],
+    ['minutes', 'calls', 'RSS MB', 'heap MB', 'first audio p95 ms'],
     report.windows.map((w) => [
       `${w.fromMinute}-${w.toMinute}`,
       String(w.calls),
       fixed(w.rssMb, 0),
+      fixed(w.heapMb, 0),
       fixed(w.firstAudioP95Ms, 0),
     ]),
   );
   const steady = (name: string, check: SteadyCheck | null, unit: string) =>
     check === null
       ? `${name}: not compared (fewer than two windows with figures)`
-      : `${name}: ${fixed(check.first, 0)} -> ${fixed(check.last, 0)} ${unit} ` +
+      : `${name}: window ${check.baselineWindow} ${fixed(check.first, 0)} -> last ${fixed(check.last, 0)} ${unit} ` +
         `(${check.changePercent > 0 ? '+' : ''}${check.changePercent} %) ${check.pass ? 'PASS' : 'FAIL'}`;
   console.log(
-    `\nLast window within ${STEADY_PERCENT} % of the first (no more than ${STEADY_PERCENT} % above it):`,
+    `\nLast window within ${STEADY_PERCENT} % of the baseline, the second window (the first holds the warm-up) or the first of two:`,
   );
   console.log(`  ${steady('resident memory', report.steady.rss, 'MB')}`);
   console.log(`  ${steady('first-audio p95', report.steady.firstAudioP95, 'ms')}`);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
@@ -13,6 +14,8 @@ import { processTree } from '../process-tree.ts';
 // neural clause) are its descendants, found by their command line.
 
 const root = new URL('../..', import.meta.url);
+/** The scrape token of the soak's instances: their heap is read from their own /metrics. */
+const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 /** The environment without a shell's store or metrics settings: only what the soak passes. */
 function cleanEnvironment(): NodeJS.ProcessEnv {
@@ -58,6 +61,7 @@ export class SoakService {
         PORT: String(this.#port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
+        METRICS_TOKEN,
         ...this.#env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -86,6 +90,24 @@ export class SoakService {
       );
       if (status === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
+   * The main thread's V8 heap in use, in MB, from the instance's /metrics (its engine threads and
+   * processes are not in it); undefined while it does not answer.
+   */
+  async heapUsedMb(): Promise<number | undefined> {
+    try {
+      const response = await fetch(`${this.base}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        signal: AbortSignal.timeout(2_000),
+      });
+      const body = await response.text();
+      const bytes = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(body)?.[1];
+      return response.ok && bytes !== undefined ? Number(bytes) / 2 ** 20 : undefined;
+    } catch {
+      return undefined;
     }
   }
 

@@ -9,7 +9,14 @@ import { loadTurns } from '../turns.ts';
 import { Callers, type CallRecord } from './calls.ts';
 import { NEURAL_VOICE, SoakDeployment, type SoakMode } from './deployment.ts';
 import { type FaultName, type FaultRecord, injectFault, type ProbeKind } from './faults.ts';
-import { type LedgerRow, printSoak, type SoakReport, soakChart, soakReport } from './report.ts';
+import {
+  type LedgerRow,
+  type MemorySample,
+  printSoak,
+  type SoakReport,
+  soakChart,
+  soakReport,
+} from './report.ts';
 
 // `npm run bench -- --soak [--scale-out] [--minutes N]`: the service started as `npm start` starts
 // it (embedded: one instance on its defaults; scaled out: two on a private PostgreSQL, Redis and
@@ -34,6 +41,16 @@ const FAULTS: Readonly<Record<SoakMode, readonly FaultName[]>> = {
 /** How long the file store stays unusable and a restarted store down, by default. */
 const OUTAGE_MS = 20_000;
 
+/** The faults named in `list` (comma-separated), each one the mode can inject, in that order. */
+export function soakFaults(mode: SoakMode, list: string): FaultName[] {
+  const known: readonly string[] = FAULTS[mode];
+  const names = list.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0)
+    throw new Error(`--faults: ${unknown.join(', ')} not among ${known.join(', ')} (${mode})`);
+  return names as FaultName[];
+}
+
 export interface SoakOptions {
   readonly minutes: number;
   readonly mode: SoakMode;
@@ -43,6 +60,8 @@ export interface SoakOptions {
   readonly outageMs?: number;
   readonly progress?: (line: string) => void;
 }
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Accounts with tokens, keys, and their free trial used, so every call is charged in tokens. */
 async function prepare(database: DatabaseSource): Promise<{ accountIds: string[]; keys: string[][] }> {
@@ -140,15 +159,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const runStart = performance.now();
     const until = runStart + minutes * 60_000;
     const records: CallRecord[] = [];
-    const memory: { at: number; mb: number }[] = [];
+    const memory: MemorySample[] = [];
     const faults: FaultRecord[] = [];
-    const sampler = setInterval(() => {
-      // Every instance's process tree together; a sample while one is down is left out.
-      const sizes = deployment.services.map((service) =>
+    const sampler = setInterval(async () => {
+      // Every instance's process tree together, and their main threads' heaps; a sample while one
+      // is down is left out.
+      const at = (performance.now() - runStart) / 1000;
+      const services = deployment.services;
+      const sizes = services.map((service) =>
         service.pid === undefined ? undefined : treeRssMb(service.pid),
       );
-      if (sizes.every((mb) => mb !== undefined))
-        memory.push({ at: (performance.now() - runStart) / 1000, mb: sizes.reduce((a, b) => a + b, 0) });
+      const heaps = await Promise.all(services.map((service) => service.heapUsedMb()));
+      if (sizes.every((mb) => mb !== undefined) && heaps.every((mb) => mb !== undefined))
+        memory.push({ at, mb: sum(sizes), heapMb: sum(heaps) });
     }, MEMORY_EVERY_MS);
     const loop = async () => {
       while (performance.now() < until) {
