@@ -58,6 +58,11 @@ export class LiveBill {
   #last: BillingOutcome | undefined;
   /** Each ledger entry written, by its request id, and the audio sent before it was. */
   readonly #entries: { readonly requestId: string; readonly from: number }[] = [];
+  /** Whether the context's first frame reached its client, once the transport knows. */
+  #firstDelivery: Promise<boolean> | undefined;
+  #ended = false;
+  /** Whether the first part's delivery has been judged (a refund is decided once). */
+  #judged = false;
 
   constructor(billing: LiveBilling, options: LiveBillOptions) {
     this.#billing = billing;
@@ -90,6 +95,8 @@ export class LiveBill {
       this.#characters = characters;
       this.#maxSeconds = maxSeconds;
       this.#last = result.billing;
+      // The context ended while this charge committed: no frame will follow it.
+      if (this.#ended) await this.#judgeDelivery();
     }
     return result;
   }
@@ -141,20 +148,43 @@ export class LiveBill {
   }
 
   /**
-   * Gives back the first part's charge when its audio never reached the client (the socket went
-   * before the first frame was handed to it). Later parts stand: earlier audio was delivered.
+   * The context's first frame was handed to its transport; `delivered` settles whether its client
+   * had it (the transport's rule: on the live socket, still open two turns of the event loop
+   * later). Later frames do not change the verdict.
    */
-  async refundUndelivered(): Promise<void> {
-    if (this.#parts !== 1 || this.#via === 'studio_free') return;
+  firstFrameHanded(delivered: Promise<boolean>): void {
+    this.#firstDelivery ??= delivered;
+  }
+
+  /**
+   * The context has ended (done, failed, or its client gone), having sent `sentSeconds` of audio.
+   * A context whose client had no frame pays nothing: the first part's charge is given back when
+   * no frame was handed over or the first was not delivered (judged once, as soon as its delivery
+   * is known; a charge still committing is judged when it commits). Then the audio sent is
+   * recorded on the ledger entries in place of the bounds they were committed on.
+   */
+  async end(sentSeconds: number): Promise<void> {
+    this.#ended = true;
+    await this.#judgeDelivery();
+    await this.#recordDelivered(sentSeconds);
+  }
+
+  /** Gives back the first part's charge, once, when the context's client had no frame of it. */
+  async #judgeDelivery(): Promise<void> {
+    if (this.#judged || !this.started) return;
+    this.#judged = true;
+    const delivered = (await this.#firstDelivery) ?? false;
+    // Later parts stand: a part is charged only once audio before it was sent.
+    if (delivered || this.#parts !== 1 || this.#via === 'studio_free') return;
     await this.#billing.refundCharge(this.#options.accountId, `${this.#options.requestId}.0`);
   }
 
   /**
-   * Once the context has ended, records on its ledger entries the audio it sent, `sentSeconds` in
-   * all, in place of the bounds they were committed on: each entry the audio sent from its commit
-   * to the next one's, so that the entries' seconds add up to what the client was given.
+   * Records on the ledger entries the audio the context sent, `sentSeconds` in all: each entry the
+   * audio sent from its commit to the next one's, so that the entries' seconds add up to what the
+   * client was given.
    */
-  async recordDelivered(sentSeconds: number): Promise<void> {
+  async #recordDelivered(sentSeconds: number): Promise<void> {
     const { accountId } = this.#options;
     for (const [i, entry] of this.#entries.entries()) {
       const until = this.#entries[i + 1]?.from ?? sentSeconds;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, FREE_GENERATIONS, tokensFor } from '../../src/accounts/billing.ts';
 import { newId } from '../../src/accounts/ids.ts';
@@ -83,6 +83,85 @@ describeEachDatabase('live context bill', (context) => {
     assert.equal((await bill.summary())?.kinyarwanda_free, true);
     const balance = await billing.balance(accountId);
     assert.ok(balance.ok && balance.freeUsesRemaining === FREE_GENERATIONS && balance.balance === 0);
+  });
+
+  describe('a context whose client had no frame pays nothing', () => {
+    async function paidAccount(): Promise<string> {
+      const accountId = await newAccount(1000);
+      await useFreeTrial(accountId);
+      return accountId;
+    }
+    const balanceOf = async (accountId: string) => {
+      const balance = await billing.balance(accountId);
+      assert.ok(balance.ok);
+      return balance.balance;
+    };
+
+    it('gives the charge back when the context ends before any frame was handed over', async () => {
+      const accountId = await paidAccount();
+      const bill = billFor(accountId);
+      assert.ok((await bill.cover({ characters: 150, maxSeconds: 10 })).ok);
+      assert.equal(await balanceOf(accountId), 1000 - tokensFor(150));
+      await bill.end(0);
+      assert.equal(await balanceOf(accountId), 1000);
+    });
+
+    it('gives it back when the first frame was not delivered, and keeps it when it was', async () => {
+      const lost = await paidAccount();
+      const lostBill = billFor(lost);
+      assert.ok((await lostBill.cover({ characters: 150, maxSeconds: 10 })).ok);
+      lostBill.firstFrameHanded(Promise.resolve(false));
+      await lostBill.end(0.2);
+      assert.equal(await balanceOf(lost), 1000);
+
+      const heard = await paidAccount();
+      const heardBill = billFor(heard);
+      assert.ok((await heardBill.cover({ characters: 150, maxSeconds: 10 })).ok);
+      heardBill.firstFrameHanded(Promise.resolve(true));
+      // A later frame's verdict does not change the first's.
+      heardBill.firstFrameHanded(Promise.resolve(false));
+      await heardBill.end(3.5);
+      assert.equal(await balanceOf(heard), 1000 - tokensFor(150));
+      const ledger = await billing.listLedger(heard, { limit: 10 });
+      assert.ok(ledger.ok);
+      assert.equal(
+        ledger.entries.find((e) => e.kind === 'charge')?.seconds,
+        3.5,
+        'the seconds sent, not the bound',
+      );
+    });
+
+    it('waits for the first frame to settle, and judges once however often the context ends', async () => {
+      const accountId = await paidAccount();
+      const bill = billFor(accountId);
+      assert.ok((await bill.cover({ characters: 150, maxSeconds: 10 })).ok);
+      let settle: (delivered: boolean) => void = () => {};
+      bill.firstFrameHanded(new Promise((resolve) => (settle = resolve)));
+      const ended = bill.end(0.2);
+      assert.equal(await balanceOf(accountId), 1000 - tokensFor(150), 'not before the frame settled');
+      settle(false);
+      await Promise.all([ended, bill.end(0.2)]);
+      assert.equal(await balanceOf(accountId), 1000, 'given back once');
+    });
+
+    it('gives back a charge that committed after the context ended', async () => {
+      const accountId = await paidAccount();
+      const bill = billFor(accountId);
+      const covering = bill.cover({ characters: 150, maxSeconds: 10 });
+      await bill.end(0);
+      assert.ok((await covering).ok);
+      assert.equal(await balanceOf(accountId), 1000);
+    });
+
+    it('keeps later parts: a part is charged only after audio before it was sent', async () => {
+      const accountId = await paidAccount();
+      const bill = billFor(accountId);
+      assert.ok((await bill.cover({ characters: 150, maxSeconds: 10 })).ok);
+      assert.ok((await bill.cover({ characters: 150, maxSeconds: 10, sentBefore: 4 })).ok);
+      bill.firstFrameHanded(Promise.resolve(false));
+      await bill.end(6);
+      assert.equal(await balanceOf(accountId), 1000 - tokensFor(300));
+    });
   });
 
   it('under concurrency: no overdraft, no sixth free generation, no context above the price of its text', async () => {

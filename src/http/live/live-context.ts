@@ -89,14 +89,6 @@ export class LiveContext {
   #finished = false;
   #seq = 0;
   #bytesSent = 0;
-  /**
-   * Whether the first frame has outlived the event loop's next poll of the sockets after it was
-   * written: a hang-up read by then was already on its way before the frame, which the client
-   * never had (see `handFirstAudio` in `speech-reply.ts`, the same rule on HTTP).
-   */
-  #firstFrameSettled = false;
-  /** The charge was given back: at most once, whichever of the hang-up and the settling came last. */
-  #refunded = false;
   /** When the audio sent so far will have played, on `performance.now()`'s clock. */
   #playedUntil = 0;
   /** Ends the context's count among the calls in flight. */
@@ -165,18 +157,6 @@ export class LiveContext {
     this.#queue.length = 0;
     this.#abort.abort(new Error('connection closed'));
     this.#finish();
-    this.#refundUndelivered();
-  }
-
-  /**
-   * A context whose client left before its first frame, or within one poll of it, pays nothing
-   * (the spec's stream rule).
-   */
-  #refundUndelivered(): void {
-    if ((this.#bytesSent > 0 && this.#firstFrameSettled) || !this.#options.bill.started || this.#refunded)
-      return;
-    this.#refunded = true;
-    this.#options.bill.refundUndelivered().catch((error: unknown) => this.#options.log(error));
   }
 
   /** Ends the context with an error message; audio already sent stands, a charge for none is given back. */
@@ -194,9 +174,6 @@ export class LiveContext {
       ...error.options.details,
     });
     this.#finish();
-    // A context that failed before its client had a frame (its socket gone while the first
-    // waited to be sent, say) was not delivered, and is not charged.
-    this.#refundUndelivered();
   }
 
   #enqueue(parts: readonly string[], at: number): void {
@@ -273,7 +250,6 @@ export class LiveContext {
         if (!billed) {
           await this.#cover(part);
           billed = true;
-          if (this.#finished) this.#refundUndelivered();
           if (generation !== this.#generation) return;
         }
         await this.#sendAudio(event.bytes, generation, queued.completedAt);
@@ -320,17 +296,19 @@ export class LiveContext {
       const ms = (audio.byteLength / format.bytesPerFrame) * FRAME_MS;
       this.#playedUntil = Math.max(this.#playedUntil, now) + ms;
       this.#bytesSent += audio.byteLength;
-      if (first) {
-        setImmediate(() =>
-          setImmediate(() => {
-            this.#firstFrameSettled = this.#options.output.open();
-            // A context that finished (all its audio sent) before its client's hang-up was read
-            // is no longer there to be abandoned: its refund is decided here.
-            if (!this.#firstFrameSettled && this.#finished) this.#refundUndelivered();
-          }),
-        );
-      }
+      if (first) this.#options.bill.firstFrameHanded(this.#firstFrameDelivered());
     }
+  }
+
+  /**
+   * Whether the first frame outlives the event loop's next poll of the sockets after it was
+   * written: a hang-up read by then was already on its way before the frame, which the client
+   * never had (`handFirstAudio` in `stream-reply.ts`, the same rule on HTTP).
+   */
+  #firstFrameDelivered(): Promise<boolean> {
+    return new Promise((resolve) =>
+      setImmediate(() => setImmediate(() => resolve(this.#options.output.open()))),
+    );
   }
 
   #engine() {
@@ -361,10 +339,9 @@ export class LiveContext {
     this.#options.call.close();
     this.#endCall();
     this.#options.metrics.audioDelivered('live', this.#engine(), this.#sentMs() / 1000);
-    // The ledger says what the client was sent, not the bounds the parts were charged on.
-    this.#options.bill
-      .recordDelivered(this.#sentMs() / 1000)
-      .catch((error: unknown) => this.#options.log(error));
+    // The bill gives back a charge whose audio no client had, and records what the client was
+    // sent, not the bounds the parts were charged on.
+    this.#options.bill.end(this.#sentMs() / 1000).catch((error: unknown) => this.#options.log(error));
     this.#options.onFinished();
   }
 }
