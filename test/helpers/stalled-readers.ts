@@ -12,6 +12,8 @@ export interface StreamClient {
   readonly socket: Socket;
   /** The body as read so far (nothing for a client that stopped reading). */
   readonly body: () => Buffer;
+  /** A stalled client reads again, from where it stopped, to the end. */
+  readonly resume: () => void;
   /** Resolves once the connection has closed. */
   readonly closed: Promise<void>;
 }
@@ -27,9 +29,10 @@ export type Reading =
   | { readonly kind: 'slow'; readonly bytes: number; readonly ms: number };
 
 /**
- * POSTs `body` to `path` of `base` with `key` and resolves once the service answered 200 (rejects
- * with its head otherwise), reading on as `reading` says. The body is chunked: `body()` gives it
- * as the bytes of its chunks, decoded.
+ * POSTs `body` to `path` of `base` with `key` (as `Authorization: Bearer`, or in the header
+ * `keyHeader` names, as a compatible API takes it) and resolves once the service answered 200
+ * (rejects with its head otherwise), reading on as `reading` says. The body is chunked: `body()`
+ * gives it as the bytes of its chunks, decoded.
  */
 export function streamClient(
   base: string,
@@ -37,6 +40,7 @@ export function streamClient(
   key: string,
   body: unknown,
   reading: Reading,
+  keyHeader = 'Authorization',
 ): Promise<StreamClient> {
   const url = new URL(base);
   const payload = Buffer.from(JSON.stringify(body));
@@ -67,7 +71,11 @@ export function streamClient(
           socket.pause();
           socket.removeAllListeners('data');
         }
-        resolve({ socket, body: () => dechunk(Buffer.concat(parts)), closed });
+        const resume = () => {
+          socket.on('data', (more: Buffer) => parts.push(more));
+          socket.resume();
+        };
+        resolve({ socket, body: () => dechunk(Buffer.concat(parts)), resume, closed });
         return;
       }
       parts.push(chunk);
@@ -79,7 +87,8 @@ export function streamClient(
       setTimeout(() => socket.resume(), reading.ms);
     });
     socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `${keyHeader}: ${keyHeader === 'Authorization' ? `Bearer ${key}` : key}\r\n` +
         `Content-Type: application/json\r\nConnection: close\r\nContent-Length: ${payload.byteLength}\r\n\r\n`,
     );
     socket.write(payload);
