@@ -108,6 +108,40 @@ describe('Lexicon', () => {
     );
   });
 
+  it('among thousands of phrases sharing their first words, takes the longest the text holds', () => {
+    const shared = new Lexicon([
+      ...Array.from({ length: 3000 }, (_, i) => ({
+        phrase: `Client ${i} of ours`,
+        kind: 'respelling' as const,
+        says: `customer ${i}`,
+      })),
+      { phrase: 'Client', kind: 'respelling', says: 'Klient' },
+      { phrase: 'Client 7', kind: 'respelling', says: 'customer seven' },
+    ]);
+    const repeated = (sentence: string) => Array.from({ length: 300 }, () => sentence).join(' ');
+    assert.equal(
+      textOf(shared.apply(plainDocument(repeated('Client x said hi.')))),
+      repeated('Klient x said hi.'),
+    );
+    assert.equal(
+      textOf(
+        shared.apply(plainDocument('Client 7 of ours, client 7 of yours, CLIENT  2999\tof ours, client 70.')),
+      ),
+      'customer 7, customer seven of yours, customer 2999, Klient 70.',
+    );
+  });
+
+  it('falls back to a shorter phrase where a longer one stops inside a word', () => {
+    const signs = new Lexicon([
+      { phrase: 'C++', kind: 'respelling', says: 'see plus plus' },
+      { phrase: 'C', kind: 'respelling', says: 'see' },
+    ]);
+    assert.equal(
+      textOf(signs.apply(plainDocument('C++ and C++x and C.'))),
+      'see plus plus and see++x and see.',
+    );
+  });
+
   it('reads a phrase holding pattern characters as text', () => {
     const odd = new Lexicon([{ phrase: 'C++ (beta)', kind: 'respelling', says: 'see plus plus beta' }]);
     assert.equal(textOf(odd.apply(plainDocument('Try C++ (beta) now'))), 'Try see plus plus beta now');
