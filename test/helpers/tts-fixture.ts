@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { after, before } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -101,6 +102,8 @@ export interface TtsFixtureOptions {
   readonly filesDir?: string;
   /** Playable URLs an account may have alive; 1000 (the service's default) when absent. */
   readonly playUrlsPerAccount?: number;
+  /** Where the app's log goes, at info level, as JSON lines; none when absent. */
+  readonly logStream?: Writable;
 }
 
 /** An account made through the services, with keys that authenticate against it. */
@@ -160,6 +163,9 @@ export async function buildTtsTestApp(options: TtsFixtureOptions): Promise<TtsFi
   // Signed with the key the database keeps, as `main.ts` does when no PLAY_URL_SECRET is set.
   const playKey = await db.playUrls.signingKey(freshPlayUrlKey(), new Date().toISOString());
   const app = await buildTestApp({
+    ...(options.logStream
+      ? { logger: { level: 'info', stream: options.logStream } as unknown as { level: string } }
+      : {}),
     ...(recorder && options.metrics
       ? { metrics: recorder, metricsRoute: { exposition: recorder, token: options.metrics.token } }
       : {}),

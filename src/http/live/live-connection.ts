@@ -9,7 +9,7 @@ import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts'
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
 import type { TtsLexicons } from '../tts-request.ts';
 import { lexiconOf, parseStreamSettings } from '../tts-request.ts';
-import { type ContextOutput, LiveContext } from './live-context.ts';
+import { ClientGone, type ContextOutput, LiveContext } from './live-context.ts';
 import {
   type ClientMessage,
   ijwiProtocol,
@@ -137,14 +137,15 @@ export class LiveConnection {
     const { highWaterBytes, stallMs } = this.#services.limits;
     const since = performance.now();
     while (this.#socket.bufferedAmount > highWaterBytes) {
-      if (this.#socket.readyState !== this.#socket.OPEN) throw new Error('connection closed');
+      if (this.#socket.readyState !== this.#socket.OPEN) throw new ClientGone('connection closed');
       if (performance.now() - since > stallMs) {
+        this.#log.info({ stallMs }, 'live client stopped reading: disconnected');
         this.#socket.terminate();
-        throw new Error('the client stopped reading');
+        throw new ClientGone('the client stopped reading');
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    if (this.#socket.readyState !== this.#socket.OPEN) throw new Error('connection closed');
+    if (this.#socket.readyState !== this.#socket.OPEN) throw new ClientGone('connection closed');
   }
 
   #admit(caller: LiveCaller): void {

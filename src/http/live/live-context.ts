@@ -13,6 +13,9 @@ import { ApiError, knownError, type RefusalContext, refusalError } from '../erro
 import { type SpeechPart, type StreamSettings, speechPart } from '../tts-request.ts';
 import type { ServerMessage } from './protocol.ts';
 
+/** Why `ContextOutput.ready` rejects: the client closed, or stopped reading and was let go. */
+export class ClientGone extends Error {}
+
 /** Where a context's messages go: the connection's writer, shared by its contexts. */
 export interface ContextOutput {
   /** Sends a message; false when the connection is closing and nothing went. */
@@ -21,7 +24,7 @@ export interface ContextOutput {
   open(): boolean;
   /**
    * Resolves when the client can take more (its socket buffer is under the high-water mark);
-   * rejects when the socket is gone or the client has not read for too long.
+   * rejects with `ClientGone` when the socket is gone or the client has not read for too long.
    */
   ready(): Promise<void>;
 }
@@ -204,6 +207,8 @@ export class LiveContext {
       if (this.#ending && !this.#finished) await this.#done();
     } catch (error) {
       if (this.#finished) return;
+      // A hang-up read by the writer before the socket's close event: the client's doing, not a failure.
+      if (error instanceof ClientGone) return this.abandon();
       if (!(error instanceof ApiError || error instanceof AudioBoundExceeded)) this.#options.log(error);
       this.fail(asApiError(error));
     } finally {
