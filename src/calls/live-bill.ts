@@ -5,6 +5,7 @@ import {
   tokensFor,
 } from '../accounts/billing.ts';
 import type { CallBilling } from './call-services.ts';
+import { recordProgress } from './ledger-progress.ts';
 
 /**
  * What a live context's bill needs from billing: the one atomic charge, its refund, the balance,
@@ -63,6 +64,12 @@ export class LiveBill {
   #ended = false;
   /** Whether the first part's delivery has been judged (a refund is decided once). */
   #judged = false;
+  /** The seconds the context has sent so far (`follow`). */
+  #sent: (() => number) | undefined;
+  /** The entries' seconds kept up with the audio sent while the context goes on. */
+  #progress: { stop(): Promise<void> } | undefined;
+  /** Entries before this one stand for audio that is all sent: their seconds are final. */
+  #final = 0;
 
   constructor(billing: LiveBilling, options: LiveBillOptions) {
     this.#billing = billing;
@@ -77,6 +84,15 @@ export class LiveBill {
   /** True once a part has been committed: audio has been paid for. */
   get started(): boolean {
     return this.#via !== undefined;
+  }
+
+  /**
+   * `sent` tells the seconds of audio the context has sent so far: from its first charge to its
+   * end, its ledger entries are brought up to it every 2 s, so that a process killed mid-context
+   * leaves them a couple of seconds short at most, not at the bounds they were committed on.
+   */
+  follow(sent: () => number): void {
+    this.#sent = sent;
   }
 
   /**
@@ -97,6 +113,10 @@ export class LiveBill {
       this.#last = result.billing;
       // The context ended while this charge committed: no frame will follow it.
       if (this.#ended) await this.#judgeDelivery();
+      else if (this.#progress === undefined && this.#sent !== undefined) {
+        // A record that fails is left to the final one, which tries again and is reported.
+        this.#progress = recordProgress(this.#sent, (seconds) => this.#recordSent(seconds).catch(() => {}));
+      }
     }
     return result;
   }
@@ -165,8 +185,9 @@ export class LiveBill {
    */
   async end(sentSeconds: number): Promise<void> {
     this.#ended = true;
+    await this.#progress?.stop();
     await this.#judgeDelivery();
-    await this.#recordDelivered(sentSeconds);
+    await this.#recordSent(sentSeconds);
   }
 
   /** Gives back the first part's charge, once, when the context's client had no frame of it. */
@@ -180,15 +201,22 @@ export class LiveBill {
   }
 
   /**
-   * Records on the ledger entries the audio the context sent, `sentSeconds` in all: each entry the
-   * audio sent from its commit to the next one's, so that the entries' seconds add up to what the
-   * client was given.
+   * Records on the ledger entries the audio the context has sent, `sentSeconds` in all: each entry
+   * the audio sent from its commit to the next one's, so that the entries' seconds add up to what
+   * the client was given. An entry followed by another is final and recorded once.
    */
-  async #recordDelivered(sentSeconds: number): Promise<void> {
+  async #recordSent(sentSeconds: number): Promise<void> {
     const { accountId } = this.#options;
-    for (const [i, entry] of this.#entries.entries()) {
-      const until = this.#entries[i + 1]?.from ?? sentSeconds;
-      await this.#billing.recordDuration(accountId, entry.requestId, Math.max(0, until - entry.from));
+    for (let i = this.#final; i < this.#entries.length; i++) {
+      const entry = this.#entries[i];
+      if (entry === undefined) break;
+      const next = this.#entries[i + 1];
+      await this.#billing.recordDuration(
+        accountId,
+        entry.requestId,
+        Math.max(0, (next?.from ?? sentSeconds) - entry.from),
+      );
+      if (next !== undefined) this.#final = i + 1;
     }
   }
 

@@ -16,6 +16,7 @@ import {
 import type { Voice } from '../speech/voices/voices.ts';
 import { openVoice, readyPool } from './admission.ts';
 import type { CallLog, CallServices, SpeechPath } from './call-services.ts';
+import { recordProgress } from './ledger-progress.ts';
 import { type CallRefusal, type CallResult, refused, refusingOutages } from './refusal.ts';
 
 /** What a call speaks: the document, in which voice, under which audio bound. */
@@ -250,40 +251,6 @@ async function commitOrStop(
   if (charge.ok) return { ok: true, charge };
   controller.abort(new Error('charge refused'));
   return refused(billingRefusal(charge));
-}
-
-/** How often a stream's ledger entry is brought up to the audio handed over so far. */
-const PROGRESS_EVERY_MS = 2_000;
-
-/**
- * Records `delivered()` every `PROGRESS_EVERY_MS` while a stream goes on, when it has grown, one
- * record at a time, so that a process killed mid-stream leaves its ledger entry at most a couple
- * of seconds short of the audio handed over, not at the bound its charge was decided on. `stop`
- * ends the records and waits for the one under way; the stream's final record follows it.
- */
-function recordProgress(
-  delivered: () => number,
-  record: (seconds: number) => Promise<void>,
-): { stop(): Promise<void> } {
-  let recorded = 0;
-  let under: Promise<void> = Promise.resolve();
-  let busy = false;
-  const timer = setInterval(() => {
-    const seconds = delivered();
-    if (busy || seconds <= recorded) return;
-    busy = true;
-    recorded = seconds;
-    under = record(seconds).finally(() => {
-      busy = false;
-    });
-  }, PROGRESS_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await under;
-    },
-  };
 }
 
 /**

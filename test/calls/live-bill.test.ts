@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccountService } from '../../src/accounts/accounts.ts';
 import { BillingService, FREE_GENERATIONS, tokensFor } from '../../src/accounts/billing.ts';
 import { newId } from '../../src/accounts/ids.ts';
@@ -85,18 +86,52 @@ describeEachDatabase('live context bill', (context) => {
     assert.ok(balance.ok && balance.freeUsesRemaining === FREE_GENERATIONS && balance.balance === 0);
   });
 
-  describe('a context whose client had no frame pays nothing', () => {
-    async function paidAccount(): Promise<string> {
-      const accountId = await newAccount(1000);
-      await useFreeTrial(accountId);
-      return accountId;
+  async function paidAccount(): Promise<string> {
+    const accountId = await newAccount(1000);
+    await useFreeTrial(accountId);
+    return accountId;
+  }
+  const balanceOf = async (accountId: string) => {
+    const balance = await billing.balance(accountId);
+    assert.ok(balance.ok);
+    return balance.balance;
+  };
+  /** The seconds of the account's charges, oldest first. */
+  const chargedSeconds = async (accountId: string) => {
+    const ledger = await billing.listLedger(accountId, { limit: 100 });
+    assert.ok(ledger.ok);
+    return ledger.entries
+      .filter((e) => e.kind === 'charge')
+      .reverse()
+      .map((e) => e.seconds);
+  };
+  /** Polls `read` until it gives `expected` (the records run every 2 s), for up to 10 s. */
+  async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+    let seen = await read();
+    for (let i = 0; i < 100 && JSON.stringify(seen) !== JSON.stringify(expected); i++) {
+      await sleep(100);
+      seen = await read();
     }
-    const balanceOf = async (accountId: string) => {
-      const balance = await billing.balance(accountId);
-      assert.ok(balance.ok);
-      return balance.balance;
-    };
+    assert.deepEqual(seen, expected);
+  }
 
+  it('brings its entries up to the audio sent while it goes on, each entry its share', async () => {
+    const accountId = await paidAccount();
+    const bill = billFor(accountId);
+    let sent = 0;
+    bill.follow(() => sent);
+    assert.ok((await bill.cover({ characters: 150, maxSeconds: 100 })).ok);
+    assert.deepEqual(await chargedSeconds(accountId), [100], 'committed on its bound');
+    sent = 3.5;
+    await eventually(() => chargedSeconds(accountId), [3.5]);
+    assert.ok((await bill.cover({ characters: 150, maxSeconds: 100, sentBefore: 5 })).ok);
+    sent = 7;
+    await eventually(() => chargedSeconds(accountId), [5, 2]);
+    await bill.end(8);
+    assert.deepEqual(await chargedSeconds(accountId), [5, 3]);
+  });
+
+  describe('a context whose client had no frame pays nothing', () => {
     it('gives the charge back when the context ends before any frame was handed over', async () => {
       const accountId = await paidAccount();
       const bill = billFor(accountId);

@@ -140,6 +140,34 @@ describe('GET /api/v1/tts-live', () => {
       }
     });
 
+    it('brings its ledger entry up to the audio sent while the context is still speaking', async () => {
+      const account = await fixture.newPayingAccount({ topUp: 1000 });
+      const client = await LiveClient.connect(base, bearer(account.key));
+      // Minutes of speech, sent at the listener's pace: the context goes on long after the first
+      // progress record, which a process killed mid-context would keep instead of the bound.
+      const text = `${REPLY} `.repeat(30);
+      client.send({ type: 'text', context_id: 'long', text, language: 'en', format: 'mulaw_8k' });
+      client.send({ type: 'end', context_id: 'long' });
+      await client.next((m) => m.context_id === 'long' && m.type === 'audio');
+      // The first part's charge (the ledger lists the newest first), committed on its bound.
+      const firstCharge = async () =>
+        (await fixture.ledgerOf(account.accountId)).filter((e) => e.kind === 'charge').at(-1)?.seconds;
+      const bound = await firstCharge();
+      assert.ok(typeof bound === 'number' && bound > 5, `the first part's bound: ${bound} s`);
+      let seconds = bound;
+      for (let i = 0; i < 500 && seconds === bound; i++) {
+        await sleep(20);
+        seconds = (await firstCharge()) ?? bound;
+      }
+      assert.equal(client.of('long', 'done').length, 0, 'the context is still speaking');
+      const sent = client.audio('long').byteLength / 8000;
+      assert.ok(
+        seconds > 0 && seconds < bound && seconds <= sent + 0.5,
+        `${seconds} s recorded, ${sent} s sent`,
+      );
+      client.close();
+    });
+
     it('authenticates with a first message when the upgrade carries no key, and uses the free trial', async () => {
       const account = await fixture.newAccount();
       const client = await LiveClient.connect(base);

@@ -100,6 +100,7 @@ export class LiveContext {
   constructor(options: LiveContextOptions) {
     this.#options = options;
     this.#endCall = options.metrics.callStarted('live');
+    options.bill.follow(() => this.#sentMs() / 1000);
   }
 
   /** Appends text; speaks each part it completes. Throws `ApiError` on text the context refuses. */
