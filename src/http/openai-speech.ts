@@ -3,13 +3,12 @@ import { streamFormats } from '../speech/audio/formats.ts';
 import { openEndedWavHeader } from '../speech/audio/wav.ts';
 import type { AudioTarget } from '../speech/synthesize.ts';
 import { allVoices, type Voice } from '../speech/voices/voices.ts';
-import { ApiError } from './errors.ts';
 import type { StreamBody } from './stream-writer.ts';
-import { atSpeed, parseTtsRequest, type TtsRequest } from './tts-request.ts';
+import type { TtsRequest } from './tts-request.ts';
 
-// `POST /v1/audio/speech`: OpenAI's speech request, read into the request the stream endpoint
-// speaks (the same document, voice and audio bound), so that everything after parsing (keys,
-// billing, rate limit, the pipeline) is the stream endpoint's own.
+// `POST /v1/audio/speech`: OpenAI's speech request, read (schemas/openai-speech.ts) into the
+// request the stream endpoint speaks (the same document, voice and audio bound), so that
+// everything after validation (keys, billing, rate limit, the pipeline) is the stream endpoint's own.
 
 /** OpenAI's own voice names, each an alias of an English voice of a like register. */
 export const OPENAI_VOICE_ALIASES: Readonly<Record<string, string>> = {
@@ -27,7 +26,8 @@ export const OPENAI_VOICE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 export const OPENAI_MAX_CHARACTERS = 4096;
-const MODEL_NAME = /^[A-Za-z0-9._:/-]{1,100}$/;
+/** The model names accepted (echoed in a header): letters, digits and . _ : / - only. */
+export const MODEL_NAME = /^[A-Za-z0-9._:/-]{1,100}$/;
 export const MIN_SPEED = 0.25;
 export const MAX_SPEED = 4;
 /** `response_format`s, the default (OpenAI's) first. */
@@ -37,13 +37,14 @@ export type OpenAiFormat = (typeof openAiFormats)[number];
  * OpenAI's other format, refused naming the supported ones: the AAC encoders on npm are FFmpeg's
  * inside a media framework's pipeline, with a thread per stream and no streaming interface.
  */
-const UNSUPPORTED_FORMATS = ['aac'];
+export const UNSUPPORTED_FORMATS = ['aac'];
 export const streamFormatsOfOpenAi = ['audio', 'sse'] as const;
 export type OpenAiStreamFormat = (typeof streamFormatsOfOpenAi)[number];
 
 /** `pcm` is OpenAI's: 24 kHz signed 16-bit little-endian. */
 export const OPENAI_PCM = streamFormats.pcm16_24k;
 
+/** An OpenAI speech body as its schema reads it (schemas/openai-speech.ts). */
 export interface OpenAiSpeechRequest {
   readonly tts: TtsRequest;
   readonly model: string;
@@ -55,65 +56,6 @@ export interface OpenAiSpeechRequest {
 export function voiceNamed(name: string): Voice | undefined {
   const own = Object.hasOwn(OPENAI_VOICE_ALIASES, name) ? OPENAI_VOICE_ALIASES[name] : name;
   return allVoices().find((voice) => voice.name.toLowerCase() === own);
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T, param: string): T {
-  const chosen = value ?? fallback;
-  if (typeof chosen === 'string' && (allowed as readonly string[]).includes(chosen)) return chosen as T;
-  const also =
-    param === 'response_format' && UNSUPPORTED_FORMATS.includes(String(chosen))
-      ? ` (${String(chosen)} is not served)`
-      : '';
-  throw new ApiError(
-    param === 'response_format' ? 'unsupported_format' : 'invalid_request',
-    `${param} must be one of ${allowed.join(', ')}${also}`,
-    { param },
-  );
-}
-
-/** Validates an OpenAI speech body. Unknown fields (`instructions`...) are accepted and ignored. */
-export function parseOpenAiSpeechRequest(body: unknown): OpenAiSpeechRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('invalid_request', 'the body must be a JSON object with "model", "input" and "voice"');
-  }
-  const fields = body as Record<string, unknown>;
-  // Echoed in a header: letters, digits and . _ : / - only.
-  if (typeof fields.model !== 'string' || !MODEL_NAME.test(fields.model)) {
-    throw new ApiError(
-      'invalid_request',
-      '"model" must be a name of 1 to 100 letters, digits and . _ : / - (any model name is accepted)',
-      { param: 'model' },
-    );
-  }
-  const voice = typeof fields.voice === 'string' ? voiceNamed(fields.voice) : undefined;
-  if (!voice) {
-    const names = allVoices()
-      .map((v) => v.name.toLowerCase())
-      .join(', ');
-    throw new ApiError('invalid_speaker', `voice must be one of ${names}, or an OpenAI voice name`, {
-      param: 'voice',
-    });
-  }
-  const speed = fields.speed ?? 1;
-  if (typeof speed !== 'number' || !(speed >= MIN_SPEED && speed <= MAX_SPEED)) {
-    throw new ApiError('invalid_request', `speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}`, {
-      param: 'speed',
-    });
-  }
-  const format = oneOf(fields.response_format, openAiFormats, 'mp3', 'response_format');
-  const streamFormat = oneOf(fields.stream_format, streamFormatsOfOpenAi, 'audio', 'stream_format');
-  // The stream endpoint's reading of the input, in this voice, then at this speed.
-  const read = parseTtsRequest(
-    {
-      input: fields.input,
-      language: voice.language,
-      speaker_id: voice.speakerId,
-      dictionaries: fields.dictionaries,
-    },
-    OPENAI_MAX_CHARACTERS,
-  );
-  const tts = atSpeed(read, speed);
-  return { tts, model: fields.model, format, streamFormat };
 }
 
 /** What a `response_format` makes: the pipeline's target, the media type and the sample rate. */

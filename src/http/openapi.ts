@@ -34,10 +34,8 @@ export interface OpenApiOptions {
 
 /**
  * A validator for route schemas that are there for the document only: the handler validates
- * itself. The TTS bodies are checked after authentication and the rate limit (every
- * authenticated request counts, and a bad key is a 401 before any 400), with the contract's
- * error codes; the generated-file path is never validated, so a 400 cannot reveal which names
- * are well formed.
+ * itself. The generated-file path is never validated, so a 400 cannot reveal which names are
+ * well formed. (The speech bodies are validated by their schemas: `bodyValidator`.)
  */
 export const validatedByHandler: FastifySchemaCompiler<unknown> = () => (data) => ({ value: data });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { FREE_MAX_SECONDS } from '../../src/accounts/billing.ts';
-import { SSML_EXAMPLE } from '../../src/http/schemas/tts.ts';
+import { SSML_EXAMPLE } from '../../src/http/schemas/speech-body.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../src/speech/audio-bound.ts';
 import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import { codePointCount } from '../../src/unicode.ts';

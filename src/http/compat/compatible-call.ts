@@ -5,9 +5,10 @@ import type { AudioTarget } from '../../speech/synthesize.ts';
 import type { Voice } from '../../speech/voices/voices.ts';
 import { keyCaller } from '../admission.ts';
 import { ApiError } from '../errors.ts';
+import { parseTtsRequest } from '../schemas/speech-body.ts';
 import { replyWithStream, type StreamReply } from '../stream-reply.ts';
 import type { StreamBody } from '../stream-writer.ts';
-import { namedInput, parseTtsRequest, type TtsRequest, withLexicon } from '../tts-request.ts';
+import { namedInput, type TtsRequest, withLexicon } from '../tts-request.ts';
 import type { CompatibleOptions } from './options.ts';
 
 /** What a compatible protocol's request speaks, once its own fields are read. */

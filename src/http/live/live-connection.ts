@@ -7,8 +7,9 @@ import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
+import { parseStreamSettings } from '../schemas/speech-body.ts';
 import type { TtsLexicons } from '../tts-request.ts';
-import { lexiconOf, parseStreamSettings } from '../tts-request.ts';
+import { lexiconOf } from '../tts-request.ts';
 import { ClientGone, type ContextOutput, LiveContext } from './live-context.ts';
 import {
   type ClientMessage,

@@ -2,23 +2,19 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallServices } from '../../calls/call-services.ts';
 import { PLAY_WAV_FORMAT, type PlayedStream, speakAndStore } from '../../calls/play-call.ts';
 import type { PlayUrlClaims, PlayUrlSigner } from '../../calls/play-url-signer.ts';
-import {
-  PLAY_URL_DEFAULT_SECONDS,
-  type PlayFormat,
-  type PlayUrlRecord,
-  type PlayUrls,
-  playFormats,
-} from '../../calls/play-urls.ts';
+import { PLAY_URL_DEFAULT_SECONDS, type PlayUrlRecord, type PlayUrls } from '../../calls/play-urls.ts';
 import type { CallRefusal } from '../../calls/refusal.ts';
 import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
 import { openEndedWavHeader } from '../../speech/audio/wav.ts';
 import { admitKey, keyCaller } from '../admission.ts';
+import { bodyValidator } from '../body-refusal.ts';
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
 import { documentedAt, validatedByHandler } from '../openapi.ts';
 import { PLAY_URL_PATH, playGetSchema, playHeadSchema } from '../schemas/play.ts';
+import { type PlayUrlRequest, parseTtsRequest } from '../schemas/speech-body.ts';
 import { type TtsUrlResponse, ttsUrlRouteSchema } from '../schemas/tts.ts';
 import { replyWithStream } from '../stream-reply.ts';
-import { parseTtsRequest, withLexicon } from '../tts-request.ts';
+import { withLexicon } from '../tts-request.ts';
 import { sendStoredFile, setFileHeaders } from './generated.ts';
 import type { TtsOptions } from './tts.ts';
 
@@ -35,24 +31,6 @@ const WAIT_FOR_FIRST_MS = 30_000;
 
 /** One 404 for a malformed, altered, forged or unknown URL: probing learns nothing. */
 const notFound = () => new ApiError('not_found', 'no such play URL: the address is wrong or was altered');
-
-function parseFormat(body: Record<string, unknown>): PlayFormat {
-  const format = body.format ?? 'wav';
-  if (typeof format === 'string' && (playFormats as readonly string[]).includes(format))
-    return format as PlayFormat;
-  throw new ApiError('unsupported_format', `format must be one of ${playFormats.join(', ')}`, {
-    param: 'format',
-  });
-}
-
-function parseLifetime(body: Record<string, unknown>, max: number): number {
-  const value = body.expires_in ?? Math.min(PLAY_URL_DEFAULT_SECONDS, max);
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max)
-    throw new ApiError('invalid_request', `expires_in must be a whole number of seconds from 1 to ${max}`, {
-      param: 'expires_in',
-    });
-  return value;
-}
 
 /**
  * A refusal met by a GET, whose caller holds no key and must learn nothing of the account: a 402
@@ -77,7 +55,7 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
   const refusals: RefusalContext = { caller: 'key', supportEmail: options.supportEmail };
   const { urls, signer } = options;
 
-  app.post(
+  app.post<{ Body: PlayUrlRequest }>(
     '/api/v1/tts-url.php',
     {
       schema: ttsUrlRouteSchema({
@@ -88,21 +66,18 @@ export const playRoutes: FastifyPluginAsync<PlayOptions> = async (app, options) 
         maxLifetimeSeconds: options.maxLifetimeSeconds,
         defaultLifetimeSeconds: Math.min(PLAY_URL_DEFAULT_SECONDS, options.maxLifetimeSeconds),
       }),
-      validatorCompiler: validatedByHandler,
+      validatorCompiler: bodyValidator,
       preValidation: admitKey(options, 'play'),
     },
     async (request, reply) => {
       const { accountId } = keyCaller(request);
-      const tts = parseTtsRequest(request.body, options.fileMaxChars);
-      const body = request.body as Record<string, unknown>;
-      const format = parseFormat(body);
-      const lifetimeSeconds = parseLifetime(body, options.maxLifetimeSeconds);
+      const { text, format, lifetimeSeconds, ...tts } = request.body;
       request.speechLanguage = tts.voice.language;
       const speech = await withLexicon(tts, accountId, options.lexicons);
       const created = await urls.create(
         accountId,
         {
-          input: body.input as string,
+          input: text,
           reading: {
             language: tts.voice.language,
             speaker_id: tts.voice.speakerId,

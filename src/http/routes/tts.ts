@@ -7,16 +7,17 @@ import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { GeneratedFileStore } from '../../store/files/file-store.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { admitKey, keyCaller } from '../admission.ts';
+import { bodyValidator } from '../body-refusal.ts';
 import { type RefusalContext, refusalError } from '../errors.ts';
 import {
   OPENAI_MAX_CHARACTERS,
+  type OpenAiSpeechRequest,
   openAiAudio,
   openAiBody,
   openAiContentType,
-  parseOpenAiSpeechRequest,
 } from '../openai-speech.ts';
-import { validatedByHandler } from '../openapi.ts';
 import { openAiSpeechRouteSchema } from '../schemas/openai-speech.ts';
+import type { FileTtsRequest } from '../schemas/speech-body.ts';
 import {
   type TtsDocOptions,
   type TtsFileResponse,
@@ -24,13 +25,7 @@ import {
   ttsStreamRouteSchema,
 } from '../schemas/tts.ts';
 import { abortOnDisconnect, replyWithStream } from '../stream-reply.ts';
-import {
-  parseOutputFormat,
-  parseStreamTtsRequest,
-  parseTtsRequest,
-  type TtsLexicons,
-  withLexicon,
-} from '../tts-request.ts';
+import { type StreamTtsRequest, type TtsLexicons, withLexicon } from '../tts-request.ts';
 
 /** What the TTS routes need from accounts: who a key belongs to. */
 export type TtsAccounts = Pick<AccountService, 'authenticate'>;
@@ -73,28 +68,27 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     charsPerToken: options.charsPerToken,
     bodyLimitBytes: app.initialConfig.bodyLimit ?? 1024 * 1024,
   });
-  // The key and the rate limit come first, as a hook; the bodies are then validated by
-  // parseTtsRequest/parseStreamTtsRequest, hence `validatedByHandler` (see schemas/tts.ts).
+  // The key and the rate limit come first, as a hook; the body schema then validates, with the
+  // contract's refusals (`bodyValidator`).
   const fileRoute = {
     schema: ttsFileRouteSchema(documented(options.fileMaxChars)),
-    validatorCompiler: validatedByHandler,
+    validatorCompiler: bodyValidator,
     preValidation: admitKey(options, 'file'),
   };
   const streamRoute = {
     schema: ttsStreamRouteSchema(documented(options.streamMaxChars)),
-    validatorCompiler: validatedByHandler,
+    validatorCompiler: bodyValidator,
     preValidation: admitKey(options, 'stream'),
   };
   const openAiRoute = {
     schema: openAiSpeechRouteSchema(documented(OPENAI_MAX_CHARACTERS)),
-    validatorCompiler: validatedByHandler,
+    validatorCompiler: bodyValidator,
     preValidation: admitKey(options, 'openai'),
   };
 
-  app.post('/api/v1/tts.php', fileRoute, async (request, reply) => {
+  app.post<{ Body: FileTtsRequest }>('/api/v1/tts.php', fileRoute, async (request, reply) => {
     const { accountId } = keyCaller(request);
-    const parsed = parseTtsRequest(request.body, options.fileMaxChars);
-    const output = parseOutputFormat(request.body);
+    const { output, ...parsed } = request.body;
     const tts = await withLexicon(parsed, accountId, options.lexicons);
     request.speechLanguage = tts.voice.language;
     const spoken = await speakFile(
@@ -120,9 +114,9 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     } satisfies TtsFileResponse);
   });
 
-  app.post('/v1/audio/speech', openAiRoute, async (request, reply) => {
+  app.post<{ Body: OpenAiSpeechRequest }>('/v1/audio/speech', openAiRoute, async (request, reply) => {
     const { accountId } = keyCaller(request);
-    const parsed = parseOpenAiSpeechRequest(request.body);
+    const parsed = request.body;
     const speech = { ...parsed, tts: await withLexicon(parsed.tts, accountId, options.lexicons) };
     const audio = openAiAudio(speech.format, speech.tts.voice);
     await replyWithStream(
@@ -143,10 +137,9 @@ export const ttsRoutes: FastifyPluginAsync<TtsOptions> = async (app, options) =>
     );
   });
 
-  app.post('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
+  app.post<{ Body: StreamTtsRequest }>('/api/v1/tts-stream.php', streamRoute, async (request, reply) => {
     const { accountId } = keyCaller(request);
-    const parsed = parseStreamTtsRequest(request.body, options.streamMaxChars);
-    const tts = await withLexicon(parsed, accountId, options.lexicons);
+    const tts = await withLexicon(request.body, accountId, options.lexicons);
     await replyWithStream(
       request,
       reply,

@@ -2,15 +2,21 @@ import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { compressedFormats } from '../../speech/audio/compressed-formats.ts';
 import { builtInVoices } from '../../speech/voices/voices.ts';
+import { type FieldCodes, withRefusals } from '../body-refusal.ts';
 import {
   MAX_SPEED,
   MIN_SPEED,
+  MODEL_NAME,
   OPENAI_PCM,
   OPENAI_VOICE_ALIASES,
+  type OpenAiSpeechRequest,
   openAiFormats,
   streamFormatsOfOpenAi,
+  UNSUPPORTED_FORMATS,
+  voiceNamed,
 } from '../openai-speech.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
+import { atSpeed } from '../tts-request.ts';
 import {
   BUSY_OR_STARTING,
   errorResponse,
@@ -18,52 +24,121 @@ import {
   invalidApiKeyResponse,
 } from './errors.ts';
 import { binaryResponse, header, rateLimitHeaders } from './responses.ts';
-import { dictionariesField, type TtsDocOptions } from './tts.ts';
+import {
+  asSent,
+  dictionariesField,
+  inputGiven,
+  isRecord,
+  readingRule,
+  refusedAt,
+  requestOf,
+  textField,
+} from './speech-body.ts';
+import type { TtsDocOptions } from './tts.ts';
 
-// The document of `POST /v1/audio/speech`. As for the other TTS routes, the body is validated by
-// its parser (openai-speech.ts) after authentication and the rate limit; this schema, built from
-// the parser's own constants, documents it.
+// The body of `POST /v1/audio/speech`, which validates the request (after the key and the rate
+// limit, as the other speech routes) and documents it. Its text is read as the stream endpoint
+// reads `input`, in the voice the name gives, then spoken at `speed`.
 
 const voiceNames = builtInVoices.map((voice) => voice.name.toLowerCase());
 const aliases = Object.entries(OPENAI_VOICE_ALIASES)
   .map(([alias, name]) => `\`${alias}\` (${name})`)
   .join(', ');
 
-function bodySchema(maxChars: number) {
-  return z
-    .looseObject({
-      model: z.string().meta({
-        description:
-          'Any model name (`tts-1`, `gpt-4o-mini-tts`, `ijwi`...): accepted and echoed in `X-Voice-Model`.',
-        examples: ['tts-1'],
-      }),
-      input: z
-        .string()
-        .max(maxChars)
-        .meta({ description: `The text to speak, at most ${maxChars} characters.` }),
-      voice: z.string().meta({
-        description: `An Ijwi voice name in lower case (${voiceNames.join(', ')}), which sets the language, or one of OpenAI's names, each an English voice: ${aliases}.`,
-        examples: ['grace'],
-      }),
-      response_format: z
-        .enum(openAiFormats)
-        .default('mp3')
-        .meta({
-          description: `\`mp3\` (64 kbit/s CBR), \`opus\` (Ogg Opus, 32 kbit/s) and \`flac\`: ${OPENAI_PCM.sampleRate} Hz mono; \`wav\`: the voice's own rate, 16-bit mono; \`pcm\`: ${OPENAI_PCM.sampleRate} Hz signed 16-bit little-endian, no header. Each streams as it is produced (MP3 frames, Ogg pages, FLAC frames). \`aac\` is not served (400).`,
+const modelMessage =
+  '"model" must be a name of 1 to 100 letters, digits and . _ : / - (any model name is accepted)';
+const voiceMessage = `voice must be one of ${voiceNames.join(', ')}, or an OpenAI voice name`;
+const speedMessage = `speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}`;
+const oneOf = (field: string, names: readonly string[]) => `${field} must be one of ${names.join(', ')}`;
+
+/** The fields in the order they are checked, with the code of each's refusal. */
+const openAiFieldCodes = {
+  model: 'invalid_request',
+  voice: 'invalid_speaker',
+  speed: 'invalid_request',
+  response_format: 'unsupported_format',
+  stream_format: 'invalid_request',
+  input: 'invalid_request',
+  dictionaries: 'invalid_request',
+} as const satisfies FieldCodes;
+
+/** The `/v1/audio/speech` body. Unknown fields are accepted and ignored. */
+export function openAiSpeechBodySchema(maxChars: number) {
+  const fields = z
+    .looseObject(
+      {
+        model: z
+          .string({ error: modelMessage })
+          // Echoed in a header: letters, digits and . _ : / - only.
+          .refine((model) => MODEL_NAME.test(model), { error: modelMessage })
+          .meta({
+            description:
+              'Any model name (`tts-1`, `gpt-4o-mini-tts`, `ijwi`...): accepted and echoed in `X-Voice-Model`.',
+            examples: ['tts-1'],
+          }),
+        input: textField(maxChars).meta({
+          maxLength: maxChars,
+          description: `The text to speak, at most ${maxChars} characters.`,
         }),
-      speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1).meta({ description: 'Speaking rate.' }),
-      instructions: z.string().optional().meta({ description: 'Accepted and ignored.' }),
-      dictionaries: dictionariesField,
-      stream_format: z
-        .enum(streamFormatsOfOpenAi)
-        .default('audio')
-        .meta({
-          description:
-            '`audio`: the body streams the audio as it is produced; `sse`: server-sent events, ' +
-            '`speech.audio.delta` with base64 `audio`, then `speech.audio.done`.',
-        }),
-    })
-    .meta({ description: "OpenAI's speech request." });
+        voice: z
+          .string({ error: voiceMessage })
+          .refine((name) => voiceNamed(name) !== undefined, { error: voiceMessage })
+          .meta({
+            description: `An Ijwi voice name in lower case (${voiceNames.join(', ')}), which sets the language, or one of OpenAI's names, each an English voice: ${aliases}.`,
+            examples: ['grace'],
+          }),
+        response_format: z
+          .enum(openAiFormats, {
+            error: (issue) =>
+              oneOf('response_format', openAiFormats) +
+              (UNSUPPORTED_FORMATS.includes(String(issue.input))
+                ? ` (${String(issue.input)} is not served)`
+                : ''),
+          })
+          .default('mp3')
+          .meta({
+            description: `\`mp3\` (64 kbit/s CBR), \`opus\` (Ogg Opus, 32 kbit/s) and \`flac\`: ${OPENAI_PCM.sampleRate} Hz mono; \`wav\`: the voice's own rate, 16-bit mono; \`pcm\`: ${OPENAI_PCM.sampleRate} Hz signed 16-bit little-endian, no header. Each streams as it is produced (MP3 frames, Ogg pages, FLAC frames). \`aac\` is not served (400).`,
+          }),
+        speed: z
+          .number({ error: speedMessage })
+          .min(MIN_SPEED, { error: speedMessage })
+          .max(MAX_SPEED, { error: speedMessage })
+          .default(1)
+          .meta({ description: 'Speaking rate.' }),
+        // Any value: it is ignored.
+        instructions: z.unknown().optional().meta({ description: 'Accepted and ignored.', type: 'string' }),
+        dictionaries: dictionariesField,
+        stream_format: z
+          .enum(streamFormatsOfOpenAi, { error: oneOf('stream_format', streamFormatsOfOpenAi) })
+          .default('audio')
+          .meta({
+            description:
+              '`audio`: the body streams the audio as it is produced; `sse`: server-sent events, ' +
+              '`speech.audio.delta` with base64 `audio`, then `speech.audio.done`.',
+          }),
+      },
+      { error: 'the body must be a JSON object with "model", "input" and "voice"' },
+    )
+    .meta({ description: "OpenAI's speech request." })
+    .superRefine(...inputGiven)
+    .superRefine(
+      (body, ctx) => {
+        const voice = voiceNamed(body.voice);
+        if (voice) readingRule(body, body.input, 'text', voice, ctx);
+      },
+      { when: (payload) => isRecord(payload.value) && !refusedAt(payload, ['input', 'voice']) },
+    );
+  const body = z
+    .preprocess(asSent(['input', 'speed', 'response_format', 'stream_format', 'dictionaries']), fields)
+    .transform(
+      (read): OpenAiSpeechRequest => ({
+        tts: atSpeed(requestOf(read, read.input, read.dictionaries), read.speed),
+        model: read.model,
+        format: read.response_format,
+        streamFormat: read.stream_format,
+      }),
+    );
+  return withRefusals(body, openAiFieldCodes);
 }
 
 /** The `/v1/audio/speech` route schema. */
@@ -77,7 +152,7 @@ export function openAiSpeechRouteSchema(options: TtsDocOptions): FastifySchema {
       "stream endpoint. Error bodies are the API's, with OpenAI's `type` in the error object.",
     tags: [tags.speech],
     security: apiKeySecurity,
-    body: bodySchema(options.maxChars),
+    body: openAiSpeechBodySchema(options.maxChars),
     response: {
       200: binaryResponse(
         'The audio, streamed as it is produced.',

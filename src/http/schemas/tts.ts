@@ -1,25 +1,10 @@
 import type { FastifySchema } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { FREE_MAX_SECONDS } from '../../accounts/billing.ts';
-import { MAX_SELECTED_DICTIONARIES } from '../../accounts/dictionaries.ts';
-import {
-  defaultStreamFormat,
-  FRAME_MS,
-  streamFormatNames,
-  streamFormats,
-} from '../../speech/audio/formats.ts';
+import { FRAME_MS, streamFormats } from '../../speech/audio/formats.ts';
 import { MAX_SECONDS_PER_CHARACTER } from '../../speech/audio-bound.ts';
-import { MAX_BREAK_MS, MAX_BREAKS_MS_PER_REQUEST } from '../../speech/input/document.ts';
-import { textTypes } from '../../speech/input/input-text.ts';
-import { builtInVoices, languages } from '../../speech/voices/voices.ts';
+import { languages } from '../../speech/voices/voices.ts';
 import { apiKeySecurity, tags } from '../openapi.ts';
-import {
-  type CloningField,
-  DEFAULT_LANGUAGE,
-  outputFormatNames,
-  SPEAKABLE,
-  speakerIdRange,
-} from '../tts-request.ts';
 import {
   BUSY_OR_STARTING,
   errorResponse,
@@ -33,21 +18,14 @@ import {
   jsonResponse,
   rateLimitHeaders,
 } from './responses.ts';
-
-// Schema first, with one exception: these body schemas document the request, and
-// parseTtsRequest / parseStreamTtsRequest (tts-request.ts) validate it. The parsers must run
-// after authentication and the rate limit, which Fastify's validation precedes; they answer
-// the contract's codes with their own messages, which zod issues do not map onto field by
-// field (a language of the wrong type is `unsupported_language`, a missing input
-// `input_required`...); and they count characters as code points after trimming where zod's
-// `max` counts UTF-16 units. So both are built from the same constants (limits from the app,
-// languages and speaker ranges from the voice catalogue, format names from the format table,
-// the cloning fields and default language from tts-request.ts), and the OpenAPI test checks
-// that what the document calls valid passes the parsers and what it calls invalid does not.
+import {
+  type PlayUrlLifetimes,
+  streamTtsBodySchema,
+  ttsBodySchema,
+  ttsUrlBodySchema,
+} from './speech-body.ts';
 
 const languageCodes = languages.map((l) => l.code);
-const speakerIds = builtInVoices.map((v) => v.speakerId);
-const defaultSpeakerId = languages.find((l) => l.code === DEFAULT_LANGUAGE)?.defaultSpeakerId ?? 0;
 
 /** The limits and prices the TTS documentation states, from the app's configuration. */
 export interface TtsDocOptions {
@@ -56,186 +34,6 @@ export interface TtsDocOptions {
   readonly requestsPerMinute: number;
   readonly charsPerToken: number;
   readonly bodyLimitBytes: number;
-}
-
-/**
- * What the parsers accept as `input`, as one JSON Schema pattern: a letter or digit somewhere
- * (SPEAKABLE), and no control character other than tab, line feed and carriage return, nor a
- * lone surrogate (readInputText).
- */
-const INPUT_PATTERN = new RegExp(
-  `^(?=[\\s\\S]*${SPEAKABLE.source})[^\\0-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F\\uD800-\\uDFFF]*$`,
-  'u',
-);
-
-/** SSML a telephony client sends: a number read digit by digit, a pause, a company name by `sub`. */
-export const SSML_EXAMPLE =
-  '<speak>Call us on <say-as interpret-as="telephone">+250 788 123 456</say-as>.' +
-  '<break time="500ms"/>Welcome to <sub alias="Ijwi Health Clinic">IHC</sub>.</speak>';
-
-function inputField(maxChars: number): ZodType {
-  return z
-    .string()
-    .min(1)
-    .max(maxChars)
-    .regex(INPUT_PATTERN)
-    .meta({
-      description:
-        `The text to speak: at most ${maxChars} characters, counted as Unicode code points after ` +
-        'surrounding whitespace is trimmed, with at least one letter or digit. Plain text is read as ' +
-        'a person reads a rendered reply aloud: Markdown (CommonMark, GitHub tables, task lists, ' +
-        'strikethrough) is never spoken as symbols, links say their text, code blocks and emoji are ' +
-        'not said, keypad codes such as `*182*7#` are read key by key; billing counts the characters ' +
-        'spoken. It is never obeyed as engine commands. Control characters other than tab, ' +
-        'line feed and carriage return get 400 `invalid_input` with their `position`. With ' +
-        '`text_type: "ssml"`, an SSML `<speak>` document (see `text_type`).',
-      examples: ['Muraho! Murakaza neza.', SSML_EXAMPLE],
-    });
-}
-
-const textTypeField = z
-  .enum(textTypes)
-  .default('text')
-  .meta({
-    description:
-      '`text` (plain text) or `ssml`: `input` is then a `<speak>` document, parsed by Ijwi. Elements: ' +
-      '`speak`, `p`, `s` (`xml:lang` must match `language`), `lang` (`xml:lang` `rw`, `en`, `fr` or a ' +
-      "tag of one such as `en-US`: its words are said as that language's, by the same voice), " +
-      '`break` (`time` such as `500ms` or ' +
-      `\`1.5s\`, at most ${MAX_BREAK_MS / 1000} s each and ${MAX_BREAKS_MS_PER_REQUEST / 1000} s per request, ` +
-      'or `strength` `none` to `x-strong`), `say-as` (`interpret-as` `characters`, `spell-out`, ' +
-      '`digits`, `cardinal`, `number`, `ordinal`, `telephone`, `date` with `format` `dmy`, `mdy` or ' +
-      '`ymd`, `time`, `currency`), `sub` (`alias`), `prosody` (`rate` `x-slow` to `x-fast` or 50%-200%) ' +
-      'and `phoneme` (`alphabet="ipa"`, `ph`: only symbols the voice can say). Anything else, or ' +
-      'malformed XML, gets 400 `invalid_ssml` with `element`, `line` and `column`. Billing counts the ' +
-      'characters of the text spoken (`sub` counts its alias), markup excluded.',
-    examples: ['text', 'ssml'],
-  });
-
-const languageField = z
-  .enum(languageCodes)
-  .default(DEFAULT_LANGUAGE)
-  .meta({
-    description: `The language: ${languages.map((l) => `\`${l.code}\` (${l.name})`).join(', ')}.`,
-  });
-
-/** The `dictionaries` field of every speech request, for the document. */
-export const dictionariesField = z
-  .array(
-    z.object({
-      id: z.string().regex(/^dict_[0-9A-Za-z]{1,40}$/),
-      version: z.int().min(0).optional(),
-    }),
-  )
-  .max(MAX_SELECTED_DICTIONARIES)
-  .optional()
-  .meta({
-    description:
-      `Pronunciation dictionaries of the account to speak with, in order (at most ${MAX_SELECTED_DICTIONARIES}): ` +
-      'for a phrase several hold, the first wins. Each at its current version unless `version` names a kept ' +
-      'one. Absent: the account’s default dictionary. A dictionary or version the account does not have is ' +
-      'a 404 `not_found`, before any charge.',
-  });
-
-const speakerRanges = languages
-  .map((l) => {
-    const { min, max } = speakerIdRange(l.code);
-    return `${min}-${max} for \`${l.code}\``;
-  })
-  .join(', ');
-
-const speakerIdField = z
-  .int()
-  .min(Math.min(...speakerIds))
-  .max(Math.max(...speakerIds))
-  .default(defaultSpeakerId)
-  .meta({
-    description:
-      `The voice within the language: ${speakerRanges}; when absent, the language's default ` +
-      `(${languages.map((l) => `${l.defaultSpeakerId} for \`${l.code}\``).join(', ')}). Names and ` +
-      'groups are listed by voices.php. A string of digits ("2") is accepted too, as the original ' +
-      'service accepted it.',
-  });
-
-/**
- * Each language's speaker range, as JSON Schema conditions: the flat `speaker_id` above gives
- * the widest range, these narrow it. A request without `language` is in the default language.
- */
-const speakerRules = languages.map((l) => {
-  const { min, max } = speakerIdRange(l.code);
-  return {
-    if: {
-      properties: { language: { const: l.code } },
-      ...(l.code === DEFAULT_LANGUAGE ? {} : { required: ['language'] }),
-    },
-    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword; this object is never awaited.
-    then: { properties: { speaker_id: { minimum: min, maximum: max } } },
-  };
-});
-
-const retiredField = z.never().optional().meta({
-  deprecated: true,
-  description: 'Voice cloning is retired: a request carrying this field, with any value, gets 410.',
-});
-
-// `satisfies` keeps these in step with CLONING_FIELDS: a field missing or extra fails to compile.
-const cloningFields = {
-  speaker_wav: retiredField,
-  reference_audio: retiredField,
-  voice_sample: retiredField,
-} satisfies Record<CloningField, ZodType>;
-
-const formatField = z
-  .enum(streamFormatNames)
-  .default(defaultStreamFormat.name)
-  .meta({
-    description: `The audio format: ${Object.values(streamFormats)
-      .map((f) => `\`${f.name}\` (${f.contentType}, ${f.sampleRate} Hz, ${f.encoding})`)
-      .join(', ')}. PCM is signed little-endian.`,
-  });
-
-const outputFormatField = z
-  .enum(outputFormatNames)
-  .default('wav')
-  .meta({
-    description:
-      '`wav`: mono 16-bit PCM at the voice’s native rate; `mp3` (64 kbit/s CBR), `opus` (Ogg Opus, 32 kbit/s) ' +
-      'and `flac`: 24 kHz mono. The extension of `output_url` and the file’s Content-Type follow.',
-  });
-
-const bodyMeta = {
-  description: 'Unknown fields are ignored.',
-  allOf: speakerRules,
-};
-
-/** The `tts.php` body, for the document. */
-export function ttsBodySchema(maxChars: number): ZodType {
-  return z
-    .object({
-      input: inputField(maxChars),
-      language: languageField,
-      speaker_id: speakerIdField,
-      text_type: textTypeField,
-      output_format: outputFormatField,
-      dictionaries: dictionariesField,
-      ...cloningFields,
-    })
-    .meta(bodyMeta);
-}
-
-/** The `tts-stream.php` body, for the document: the `tts.php` fields and `format`. */
-export function streamTtsBodySchema(maxChars: number): ZodType {
-  return z
-    .object({
-      input: inputField(maxChars),
-      language: languageField,
-      speaker_id: speakerIdField,
-      text_type: textTypeField,
-      format: formatField,
-      dictionaries: dictionariesField,
-      ...cloningFields,
-    })
-    .meta(bodyMeta);
 }
 
 const billingSchema = z
@@ -415,9 +213,7 @@ export const ttsUrlResponseSchema = z.object({
 export type TtsUrlResponse = z.input<typeof ttsUrlResponseSchema>;
 
 /** The `tts-url.php` route schema. */
-export function ttsUrlRouteSchema(
-  options: TtsDocOptions & { readonly maxLifetimeSeconds: number; readonly defaultLifetimeSeconds: number },
-): FastifySchema {
+export function ttsUrlRouteSchema(options: TtsDocOptions & PlayUrlLifetimes): FastifySchema {
   return {
     operationId: 'createPlayUrl',
     summary: 'Make a signed URL that speaks when it is fetched, for IVR players',
@@ -430,30 +226,7 @@ export function ttsUrlRouteSchema(
       billingNote(options),
     tags: [tags.speech],
     security: apiKeySecurity,
-    body: z
-      .object({
-        input: inputField(options.maxChars),
-        language: languageField,
-        speaker_id: speakerIdField,
-        text_type: textTypeField,
-        dictionaries: dictionariesField,
-        format: z
-          .enum(['wav', 'mp3'])
-          .default('wav')
-          .meta({
-            description:
-              '`wav`: mono 16-bit PCM at 8 kHz, what telephone lines play (and the only WAV Asterisk reads ' +
-              'as `.wav`); `mp3`: 24 kHz mono, 64 kbit/s. The URL’s extension follows.',
-          }),
-        expires_in: z
-          .int()
-          .min(1)
-          .max(options.maxLifetimeSeconds)
-          .default(options.defaultLifetimeSeconds)
-          .meta({ description: `Seconds the URL works, at most ${options.maxLifetimeSeconds}.` }),
-        ...cloningFields,
-      })
-      .meta(bodyMeta),
+    body: ttsUrlBodySchema(options.maxChars, options),
     response: {
       200: jsonResponse('The URL.', ttsUrlResponseSchema, rateLimitHeaders(options.requestsPerMinute)),
       ...errorResponses(options, false),

@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { type DictionaryRef, MAX_SELECTED_DICTIONARIES } from '../../../accounts/dictionaries.ts';
 import { ApiError } from '../../errors.ts';
-import {
-  atSpeed,
-  type DictionaryField,
-  namedInput,
-  parseTtsRequest,
-  type TtsRequest,
-} from '../../tts-request.ts';
+import { parseTtsRequest } from '../../schemas/speech-body.ts';
+import { atSpeed, type DictionaryField, namedInput, type TtsRequest } from '../../tts-request.ts';
 import { parseBody } from '../compatible-call.ts';
 import { voiceIdOf, voiceOfPath } from '../voice-id.ts';
 import { type ElevenLabsAudio, parseOutputFormat } from './output-format.ts';
