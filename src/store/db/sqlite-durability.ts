@@ -64,7 +64,8 @@ export function oneFlushAtATime(flushNow: () => Promise<void>): () => Promise<vo
  * as long as it flushes. Once a flush has failed, every later one fails with its error: the kernel
  * may have dropped the pages it could not write, and a later flush would then succeed without
  * them, the WAL ending at the lost frame when SQLite recovers it and every later commit lost with
- * it. A top-up or a refund then fails, never confirmed, until the service is restarted.
+ * it. A top-up or a refund then fails, never confirmed, until the service is restarted. Closing
+ * waits for the flushes asked for before it (a charge's is not awaited), then closes the file.
  */
 export function walFlusher(
   path: string,
@@ -72,7 +73,10 @@ export function walFlusher(
 ): FileFlusher {
   let file: Promise<FileHandle> | undefined;
   let failed: { readonly error: unknown } | undefined;
-  const flush = oneFlushAtATime(async () => {
+  let closed = false;
+  /** The flush the last caller was given: every one asked for before it ends with it. */
+  let latest: Promise<void> = Promise.resolve();
+  const queued = oneFlushAtATime(async () => {
     if (failed) throw failed.error;
     file ??= open(path, 'r');
     const opening = file;
@@ -92,11 +96,19 @@ export function walFlusher(
     }
   });
   return {
-    flush,
+    flush() {
+      // Closed with its database: nothing is written after, and no file is opened again.
+      if (closed) return Promise.resolve();
+      latest = queued();
+      return latest;
+    },
     get failed() {
       return failed !== undefined;
     },
     async close() {
+      // A charge's flush is not awaited: it may still run, or wait behind another, at close.
+      closed = true;
+      await latest.catch(() => undefined);
       const opened = file;
       file = undefined;
       await opened?.then(

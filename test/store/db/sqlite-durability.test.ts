@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +158,28 @@ describe('sqliteDurability', () => {
     writeFileSync(join(dir, 'missing-wal'), 'frames');
     await missing.flush();
     await missing.close();
+  });
+
+  it('closes its file only after the flushes asked for before, and opens none after', async () => {
+    const file = join(dir, 'closing.wal');
+    writeFileSync(file, 'frames');
+    const handles: FileHandle[] = [];
+    const wal = walFlusher(file, async (handle) => {
+      handles.push(handle);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await handle.datasync();
+    });
+    // A charge's flush is not awaited: one runs, one waits behind it, and the database closes.
+    const running = wal.flush();
+    const queued = wal.flush();
+    await wal.close();
+    await Promise.all([running, queued]);
+    await wal.flush();
+    assert.equal(handles.length, 2, 'both flushes ran before the file was closed');
+    assert.ok(
+      handles.every((handle) => handle.fd === -1),
+      'no descriptor left open for the garbage collector to close',
+    );
   });
 
   it('fails every flush after one that failed, the file being written again or not', async () => {
