@@ -22,7 +22,7 @@ import { ClauseCache } from './speech/cache/clause-cache.ts';
 import { EnginePool } from './speech/pool/engine-pool.ts';
 import { warmUpPlan } from './speech/pool/warm-up.ts';
 import { reportNormalizationFailures } from './speech/text/normalization-failures.ts';
-import { loadWordLists } from './speech/text/word-language/lexicons.ts';
+import { loadWordListsInThread, wordListsRead } from './speech/text/word-language/lexicons.ts';
 import { loadAssignedVoices } from './speech/voices/assigned-voices.ts';
 import { allVoices, useAssignedVoices } from './speech/voices/voices.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
@@ -104,6 +104,9 @@ async function main(): Promise<void> {
     ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
   });
   const pool = starting.pool;
+  // The word lists the language of a word is decided by are read in a thread of their own
+  // meanwhile, so that no caller's first words wait for them and this thread is free to start.
+  const wordLists = loadWordListsInThread();
   // The web framework and the database's modules, the heaviest to load, load while the workers warm.
   const [{ buildApp }, { openDatabase }] = await Promise.all([
     import('./http/app.ts'),
@@ -143,7 +146,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     version: readVersion(),
     healthChecks: {
-      engine: () => (pool.ready ? true : 'warming up'),
+      engine: () => (pool.ready && wordListsRead() ? true : 'warming up'),
       database: () => db.ping(),
       rate_limit: () => rateLimit.check(),
       storage: () => files.check(),
@@ -232,11 +235,8 @@ async function main(): Promise<void> {
   if (metricsListener)
     app.log.info({ host: listener?.host, port: metricsListener.port }, 'metrics listening');
   metrics.observePool(pool);
-  // The word lists the language of a word is decided by, read while the workers warm (the main
-  // thread waits for them anyway), so that no caller's first words wait for them.
-  loadWordLists();
   // Ready as soon as one worker is warm: it serves every voice, and the others join as they warm.
-  await starting.firstWarm;
+  await Promise.all([starting.firstWarm, wordLists]);
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
   process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);

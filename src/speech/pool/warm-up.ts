@@ -15,7 +15,7 @@ const sampleText: Readonly<Record<LanguageCode, string>> = {
 /**
  * What pool workers speak at start: one sample per voice, in every stream format and each voice's
  * own rate. (The word lists the language of a word is decided by are the main thread's, read by
- * whoever starts the service: `loadWordLists`.)
+ * whoever starts the service: `loadWordListsInThread`.)
  */
 export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
   const outputs: OutputSpec[] = Object.values(streamFormats).map((f) => ({
