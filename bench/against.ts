@@ -417,7 +417,7 @@ export interface AgainstResults {
 }
 
 /** A checkout's commit, marked `+changes` when its work tree differs from it. */
-function commitOf(dir: URL): string {
+export function commitOf(dir: URL): string {
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', dir.pathname, ...args], { encoding: 'utf8' }).trim();
   try {

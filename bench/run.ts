@@ -29,6 +29,7 @@ import {
   type TargetCheck,
   ttfbChart,
 } from './report.ts';
+import { benchRestart, printRestart } from './restart.ts';
 import type { LoadMessage, LoadPlan } from './results.ts';
 import { NO_CLAUSE_CACHE, prepareData, startServer } from './server.ts';
 import { benchSettings } from './settings.ts';
@@ -64,6 +65,10 @@ const { values } = parseArgs({
     'scale-out': { type: 'boolean', default: false },
     /** With --soak: the faults in the order they are played (`kill-9,pool-worker`); default: all of the mode's. */
     faults: { type: 'string' },
+    /** The warm-up after a kill -9 under load (restart.ts); with --against DIR, beside that checkout's. */
+    restart: { type: 'boolean', default: false },
+    /** With --restart: kills and restarts per side. */
+    rounds: { type: 'string', default: '3' },
   },
 });
 const memoryWorkers = (values.workers ?? '').split(',').map(Number);
@@ -243,6 +248,28 @@ async function metricsOverheadRun(): Promise<void> {
   console.log(`\nwritten bench/results/${file}`);
 }
 
+/** The warm-up after a kill -9 under load (`--restart`), beside another checkout's with `--against DIR`. */
+async function restartRun(): Promise<void> {
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a positive whole number');
+  const report = await benchRestart({
+    ...(values.against === undefined
+      ? {}
+      : { before: pathToFileURL(`${values.against.replace(/\/$/, '')}/`) }),
+    rounds,
+    loadSeconds: settings.quick ? 8 : 15,
+    progress,
+  });
+  printRestart(report);
+  const out = new URL('./results/', import.meta.url);
+  await mkdir(out, { recursive: true });
+  await writeFile(
+    new URL('restart.json', out),
+    `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
+  );
+  console.log('\nwritten bench/results/restart.json');
+}
+
 /** This checkout beside another (`--against DIR`): one table of both, their ratios and the targets. */
 async function againstRun(dir: string): Promise<void> {
   const results = await benchAgainst({
@@ -263,7 +290,9 @@ async function againstRun(dir: string): Promise<void> {
   if (results.figures.some((figure) => figure.result === 'FAIL')) process.exitCode = 1;
 }
 
-if (values.against !== undefined) {
+if (values.restart) {
+  await restartRun();
+} else if (values.against !== undefined) {
   await againstRun(values.against);
 } else if (values.soak) {
   const minutes = Number(values.minutes);

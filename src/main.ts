@@ -15,7 +15,6 @@ import {
 } from './calls/play-url-signer.ts';
 import { PLAY_URL_MAX_SECONDS, PlayUrls } from './calls/play-urls.ts';
 import { ConfigError, loadConfig, type MetricsConfig } from './config.ts';
-import { buildApp } from './http/app.ts';
 import { startMetricsListener } from './http/metrics-listener.ts';
 import { type Metrics, type MetricsExposition, noMetrics } from './metrics/metrics.ts';
 import { EncodingThreads } from './speech/audio/encoding-threads.ts';
@@ -23,9 +22,9 @@ import { ClauseCache } from './speech/cache/clause-cache.ts';
 import { EnginePool } from './speech/pool/engine-pool.ts';
 import { warmUpPlan } from './speech/pool/warm-up.ts';
 import { reportNormalizationFailures } from './speech/text/normalization-failures.ts';
+import { loadWordListsInThread, wordListsRead } from './speech/text/word-language/lexicons.ts';
 import { loadAssignedVoices } from './speech/voices/assigned-voices.ts';
 import { allVoices, useAssignedVoices } from './speech/voices/voices.ts';
-import { openDatabase } from './store/db/open-database.ts';
 import { webRepositories } from './store/db/web-repositories.ts';
 import { startSweeper } from './store/files/file-store.ts';
 import { openFileStore } from './store/files/open-file-store.ts';
@@ -90,6 +89,29 @@ async function main(): Promise<void> {
   // that cannot be spoken leaves its built-in voice in place, and the log says why.
   const assigned = await loadAssignedVoices(config.voicesDir);
   useAssignedVoices(assigned.voices);
+  const { metrics, exposition } = await openMetrics(config.metrics);
+  // The engine workers start first and warm in parallel while the stores open and the app is
+  // built: the warm-up is most of the time from start to ready. The compressed formats' encoders
+  // run on threads of their own, apart from the engines': they start with the first stream that
+  // needs one, and close after the pool.
+  const encoders = new EncodingThreads(1);
+  const starting = EnginePool.starting({
+    size: config.poolSize,
+    encoders,
+    workerNiceness: config.engineNiceness,
+    warmUp: warmUpPlan(allVoices()),
+    metrics,
+    ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
+  });
+  const pool = starting.pool;
+  // The word lists the language of a word is decided by are read in a thread of their own
+  // meanwhile, so that no caller's first words wait for them and this thread is free to start.
+  const wordLists = loadWordListsInThread();
+  // The web framework and the database's modules, the heaviest to load, load while the workers warm.
+  const [{ buildApp }, { openDatabase }] = await Promise.all([
+    import('./http/app.ts'),
+    import('./store/db/open-database.ts'),
+  ]);
   const db = await openDatabase(config.database);
   const files = await openFileStore(config.fileStore, config.fileLifetimeMs);
   // With Redis the limit is shared by all instances; when Redis is down it fails open to
@@ -107,8 +129,6 @@ async function main(): Promise<void> {
       : new FailOpenRateLimitStore(shared.store, new MemoryRateLimitStore(), {
           onChange: (change) => reportRateLimit(change),
         });
-  let pool: EnginePool | undefined;
-  const { metrics, exposition } = await openMetrics(config.metrics);
   const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
   const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger, metrics });
   const lexicons = new DictionaryService(db.dictionaries);
@@ -126,7 +146,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     version: readVersion(),
     healthChecks: {
-      engine: () => (pool?.ready ? true : 'warming up'),
+      engine: () => (pool.ready && wordListsRead() ? true : 'warming up'),
       database: () => db.ping(),
       rate_limit: () => rateLimit.check(),
       storage: () => files.check(),
@@ -205,7 +225,7 @@ async function main(): Promise<void> {
     (err) => app.log.error({ err }, 'play URL sweep failed'),
   );
 
-  // Listen first, warm second: health answers 503 until the engines are ready.
+  // Listen while the engines warm: health answers 503 until one worker is warm.
   await app.listen({ port: config.port, host: config.host });
   const listener = config.metrics?.listener;
   const metricsListener =
@@ -214,19 +234,9 @@ async function main(): Promise<void> {
       : undefined;
   if (metricsListener)
     app.log.info({ host: listener?.host, port: metricsListener.port }, 'metrics listening');
-  // The compressed formats' encoders run on threads of their own, apart from the engines': they
-  // start with the first stream that needs one, and close after the pool.
-  const encoders = new EncodingThreads(1);
-  pool = await EnginePool.start({
-    size: config.poolSize,
-    encoders,
-    workerNiceness: config.engineNiceness,
-    warmUp: warmUpPlan(allVoices()),
-    metrics,
-    ...(config.neuralMaxCalls === null ? {} : { heavyCalls: { neural: config.neuralMaxCalls } }),
-  });
   metrics.observePool(pool);
-  for (const failure of pool.warmUpFailures) app.log.error({ failure }, 'a voice failed its warm-up');
+  // Ready as soon as one worker is warm: it serves every voice, and the others join as they warm.
+  await Promise.all([starting.firstWarm, wordLists]);
   app.log.info({ workers: pool.size }, 'engines warmed; ready');
   // Logs are JSON on standard output; the address, once, is for the person who started the service.
   process.stderr.write(`Ijwi is ready at ${config.publicBaseUrl}/\n`);
@@ -253,6 +263,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // A worker that fails to start would likely fail again: the service stops, as when the first did.
+  await starting.allWarm.catch((error: unknown) => {
+    if (stopping) return;
+    throw error;
+  });
+  if (stopping) return;
+  for (const failure of pool.warmUpFailures) app.log.error({ failure }, 'a voice failed its warm-up');
+  app.log.info({ workers: pool.size }, 'every engine worker warmed');
 }
 
 await main();

@@ -21,6 +21,14 @@ export type SoakMode = 'embedded' | 'scale-out';
 /** The voice the neural pack speaks in the embedded mode. */
 export const NEURAL_VOICE = { language: 'rw', speakerId: 1 } as const;
 
+/** How the instances run, beside their stores. */
+export interface InstanceOptions {
+  /** The checkout whose `npm start` they run; this one by default. */
+  readonly dir?: URL;
+  /** Settings of their own (the stores' are the deployment's). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
 export class SoakDeployment {
   readonly mode: SoakMode;
   /** The run's temporary folder: the instances' DATA_DIRs are under it. */
@@ -30,6 +38,7 @@ export class SoakDeployment {
   readonly postgres: PrivatePostgres | undefined;
   readonly redis: PrivateRedis | undefined;
   readonly #s3: S3TestServer | undefined;
+  readonly #instances: InstanceOptions;
   #services: SoakService[] = [];
 
   private constructor(
@@ -37,7 +46,9 @@ export class SoakDeployment {
     folder: string,
     database: DatabaseSource,
     stores: { postgres?: PrivatePostgres; redis?: PrivateRedis; s3?: S3TestServer } = {},
+    instances: InstanceOptions = {},
   ) {
+    this.#instances = instances;
     this.mode = mode;
     this.folder = folder;
     this.database = database;
@@ -47,18 +58,25 @@ export class SoakDeployment {
   }
 
   /** Makes the stores (and, embedded, installs the neural pack); no instance runs yet. */
-  static async create(mode: SoakMode): Promise<SoakDeployment> {
+  static async create(mode: SoakMode, instances: InstanceOptions = {}): Promise<SoakDeployment> {
     const folder = await mkdtemp(join(tmpdir(), 'ijwi-soak-'));
     if (mode === 'embedded') {
       await installNeuralPack(folder);
-      return new SoakDeployment(mode, folder, { kind: 'sqlite', file: join(folder, 'ijwi.sqlite') });
+      const database = { kind: 'sqlite', file: join(folder, 'ijwi.sqlite') } as const;
+      return new SoakDeployment(mode, folder, database, {}, instances);
     }
     const [postgres, redis, s3] = await Promise.all([
       startPrivatePostgres(),
       startPrivateRedis(),
       startS3Server(),
     ]);
-    return new SoakDeployment(mode, folder, { kind: 'postgres', url: postgres.url }, { postgres, redis, s3 });
+    return new SoakDeployment(
+      mode,
+      folder,
+      { kind: 'postgres', url: postgres.url },
+      { postgres, redis, s3 },
+      instances,
+    );
   }
 
   /** The running instances: one embedded, two scaled out. */
@@ -79,16 +97,20 @@ export class SoakDeployment {
   /** Starts the instances; resolves once each one's health answers 200. */
   async start(): Promise<void> {
     if (this.mode === 'embedded') {
-      this.#services = [await SoakService.start({ DATA_DIR: this.folder })];
+      const env = { ...this.#instances.env, DATA_DIR: this.folder };
+      this.#services = [await SoakService.start(env, this.#instances.dir)];
       return;
     }
     const shared = {
+      ...this.#instances.env,
       DATABASE_URL: this.postgres?.url ?? '',
       REDIS_URL: this.redis?.url ?? '',
       ...this.#s3?.env('generated/'),
     };
     this.#services = await Promise.all(
-      [0, 1].map((i) => SoakService.start({ ...shared, DATA_DIR: join(this.folder, `instance-${i}`) })),
+      [0, 1].map((i) =>
+        SoakService.start({ ...shared, DATA_DIR: join(this.folder, `instance-${i}`) }, this.#instances.dir),
+      ),
     );
   }
 

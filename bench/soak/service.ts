@@ -24,23 +24,37 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
   );
 }
 
+/** When a start reached each step, in ms from the process's spawn. */
+export interface StartTimeline {
+  /** Health's first answer, whatever its status: the service listens. */
+  readonly listenMs: number;
+  /** Health's first 200. */
+  readonly readyMs: number;
+}
+
 /** One instance of the service, which can be killed with -9 and started again as it was. */
 export class SoakService {
   readonly base: string;
   readonly #port: number;
   readonly #env: NodeJS.ProcessEnv;
+  /** The checkout whose `npm start` runs. */
+  readonly #dir: URL;
   #child: ChildProcess | undefined;
   #inspector: Promise<string> | undefined;
 
-  private constructor(port: number, env: NodeJS.ProcessEnv) {
+  private constructor(port: number, env: NodeJS.ProcessEnv, dir: URL) {
     this.#port = port;
     this.base = `http://127.0.0.1:${port}`;
     this.#env = env;
+    this.#dir = dir;
   }
 
-  /** Starts an instance with `env` (DATA_DIR, stores, metrics token) on a free port. */
-  static async start(env: NodeJS.ProcessEnv): Promise<SoakService> {
-    const service = new SoakService(await unusedPort(), env);
+  /**
+   * Starts an instance with `env` (DATA_DIR, stores, metrics token) on a free port, from the
+   * checkout at `dir` (this one by default; another built one to compare them).
+   */
+  static async start(env: NodeJS.ProcessEnv, dir: URL = root): Promise<SoakService> {
+    const service = new SoakService(await unusedPort(), env, dir);
     await service.restart();
     return service;
   }
@@ -50,11 +64,15 @@ export class SoakService {
     return this.#child?.pid;
   }
 
-  /** Starts the instance (again) and resolves once its health answers 200. */
-  async restart(): Promise<void> {
-    const start = startCommand(root);
+  /**
+   * Starts the instance (again) and resolves once its health answers 200, asked every `pollMs`,
+   * with when it listened and turned ready.
+   */
+  async restart(pollMs = 100): Promise<StartTimeline> {
+    const start = startCommand(this.#dir);
+    const spawnedAt = performance.now();
     const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...start.args], {
-      cwd: root,
+      cwd: this.#dir,
       env: {
         ...cleanEnvironment(),
         ...start.env,
@@ -78,6 +96,7 @@ export class SoakService {
     });
     this.#inspector.catch(() => {});
     const deadline = performance.now() + 120_000;
+    let listenMs: number | undefined;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stderr}`);
       if (performance.now() > deadline) throw new Error('the service did not become ready in 120 s');
@@ -88,8 +107,10 @@ export class SoakService {
         },
         () => 0,
       );
-      if (status === 200) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = performance.now() - spawnedAt;
+      if (status !== 0) listenMs ??= now;
+      if (status === 200) return { listenMs: listenMs ?? now, readyMs: now };
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 

@@ -64,7 +64,9 @@ export interface SoakOptions {
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Accounts with tokens, keys, and their free trial used, so every call is charged in tokens. */
-async function prepare(database: DatabaseSource): Promise<{ accountIds: string[]; keys: string[][] }> {
+export async function prepareAccounts(
+  database: DatabaseSource,
+): Promise<{ accountIds: string[]; keys: string[][] }> {
   const db = await openDatabase(database);
   try {
     const accounts = new AccountService({ accounts: db.accounts, keys: db.keys });
@@ -126,7 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const faultNames = options.faults ?? FAULTS[mode];
   const deployment = await SoakDeployment.create(mode);
   try {
-    const { accountIds, keys } = await prepare(deployment.database);
+    const { accountIds, keys } = await prepareAccounts(deployment.database);
     progress(`soak (${mode}): ${minutes} min, ${ACCOUNTS} accounts, starting the service`);
     await deployment.start();
     // Calls go to the instances in turn, as a load balancer's round robin would send them.

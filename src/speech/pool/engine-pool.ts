@@ -65,6 +65,15 @@ export interface PoolOptions {
   readonly workerNiceness?: number;
 }
 
+/** A pool whose workers are warming (`EnginePool.starting`). */
+export interface StartingPool {
+  readonly pool: EnginePool;
+  /** Resolves once one worker has warmed: the pool is `ready` from then on. */
+  readonly firstWarm: Promise<void>;
+  /** Resolves once every worker has warmed. */
+  readonly allWarm: Promise<void>;
+}
+
 /** The call of an engine that takes every call: nothing to count. */
 const UNCOUNTED_CALL: OpenCall = { close() {} };
 
@@ -155,16 +164,31 @@ export class EnginePool {
 
   /** Starts the workers and resolves once every one has loaded and warmed its engines. */
   static async start(options: PoolOptions): Promise<EnginePool> {
+    const starting = EnginePool.starting(options);
+    await starting.allWarm;
+    return starting.pool;
+  }
+
+  /**
+   * Starts the workers and returns the pool at once: it is `ready` and takes jobs from the moment
+   * one worker has warmed its engines (`firstWarm`), each other worker joining as it warms
+   * (`allWarm`). A worker that dies while it starts rejects both, and the pool is closed.
+   */
+  static starting(options: PoolOptions): StartingPool {
     if (!Number.isInteger(options.size) || options.size < 1)
       throw new Error('pool size must be a positive integer');
     const pool = new EnginePool(options);
-    try {
-      await pool.#workers.start(options.size);
-    } catch (error) {
-      await pool.close();
-      throw error;
-    }
-    return pool;
+    const { first, all } = pool.#workers.start(options.size);
+    const closeOnFailure = (warm: Promise<void>) =>
+      warm.catch(async (error: unknown) => {
+        await pool.close();
+        throw error;
+      });
+    const starting = { pool, firstWarm: closeOnFailure(first), allWarm: closeOnFailure(all) };
+    // Whoever started the pool may await only one of the two.
+    starting.firstWarm.catch(() => {});
+    starting.allWarm.catch(() => {});
+    return starting;
   }
 
   /** The warm-up samples the workers could not speak (their engine's errors): the service starts without them. */

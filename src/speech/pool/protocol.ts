@@ -73,8 +73,9 @@ export type FromWorker =
   | { readonly type: 'error'; readonly jobId: number; readonly message: string };
 
 /**
- * What a worker speaks before it reports ready: every sample in every output, a few times, so
- * the engine, resamplers and encoders have all run (and been compiled) before the first request.
+ * What a worker speaks at start: every sample in every output, a few times, so the engine,
+ * resamplers and encoders have all run (and been compiled) before the first request. The first
+ * round before it reports ready, the others while it has no job (`worker-thread.ts`).
  */
 export interface WarmUpPlan {
   readonly samples: readonly {

@@ -2,7 +2,6 @@ import { streamFormats } from '../audio/formats.ts';
 import { frontEndOf } from '../engines/registry.ts';
 import { splitClauses } from '../text/clauses.ts';
 import type { LanguageCode } from '../text/verbalizer.ts';
-import { loadWordLists } from '../text/word-language/lexicons.ts';
 import type { Voice } from '../voices/voices.ts';
 import type { OutputSpec, WarmUpPlan } from './protocol.ts';
 
@@ -15,11 +14,10 @@ const sampleText: Readonly<Record<LanguageCode, string>> = {
 
 /**
  * What pool workers speak at start: one sample per voice, in every stream format and each voice's
- * own rate. The word lists the language of a word is decided by are read now too, on the main
- * thread, so that no caller's first words wait for them.
+ * own rate. (The word lists the language of a word is decided by are the main thread's, read by
+ * whoever starts the service: `loadWordListsInThread`.)
  */
 export function warmUpPlan(voices: readonly Voice[]): WarmUpPlan {
-  loadWordLists();
   const outputs: OutputSpec[] = Object.values(streamFormats).map((f) => ({
     sampleRate: f.sampleRate,
     encoding: f.encoding,

@@ -26,6 +26,12 @@ const { control, waiting, warmUp, prepared, niceness } = workerData as WorkerDat
 lowerThreadPriority(niceness);
 const loaded = new Map<EngineId, SpeechEngine>();
 const encoders = await createStreamEncoderCache();
+/**
+ * Rounds of the warm-up, each every sample once, cycling through the outputs: each voice and each
+ * encoder runs several times, enough for V8 to optimise them, without speaking every pair. The
+ * first round is spoken before the worker reports ready (every engine loaded, every voice and
+ * output run once); the others only while it has no job, so no caller waits for them.
+ */
 const WARM_UP_ROUNDS = 3;
 /**
  * A job's audio goes in batches of engine chunks (about 0.1 s each), each batch a message, a
@@ -170,18 +176,52 @@ async function run(message: ToWorker): Promise<void> {
   await synthesizeJob(message);
 }
 
+/** Jobs the pool has sent that this worker has not finished: the warm-up speaks only while there are none. */
+let jobsInHand = 0;
+/** The warm-up sample being spoken after ready, if any: a job waits for it (they share the encoders). */
+let warmingSample: Promise<void> | undefined;
+/** Wakes the warm-up once the last job in hand has ended. */
+let wakeWarmUp: (() => void) | undefined;
+
+async function takeJob(message: ToWorker): Promise<void> {
+  jobsInHand++;
+  try {
+    await warmingSample;
+    await run(message);
+  } catch (error) {
+    send({
+      type: 'error',
+      jobId: message.jobId,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  } finally {
+    jobsInHand--;
+    if (jobsInHand === 0) wakeWarmUp?.();
+  }
+}
+
+/** The warm-up's samples after the first round, one at a time, each only while no job is in hand. */
+async function warmBetweenJobs(samples: readonly (() => Promise<void>)[]): Promise<void> {
+  for (const sample of samples) {
+    // A job that arrived meanwhile is taken first.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (jobsInHand > 0) await new Promise<void>((resolve) => (wakeWarmUp = resolve));
+    warmingSample = sample();
+    await warmingSample;
+    warmingSample = undefined;
+  }
+}
+
 async function start(): Promise<void> {
-  // Every sample each round, cycling through the outputs: each voice and each encoder runs
-  // several times, enough for V8 to optimise them, without speaking every pair.
   // A sample that fails (a voice pack whose runtime dies on it) is left out and reported: its
   // voice fails its own requests later, and the worker serves every other voice.
   const ignore = () => {};
   const never = () => undefined;
   const failed = new Map<number, string>();
-  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-    for (const [i, { input, voice, gainDb }] of warmUp.samples.entries()) {
+  const rounds = Array.from({ length: WARM_UP_ROUNDS }, (_, round) =>
+    warmUp.samples.map(({ input, voice, gainDb }, i) => async () => {
       const output: OutputSpec | undefined = warmUp.outputs[(i + round) % warmUp.outputs.length];
-      if (!output || failed.has(i)) continue;
+      if (!output || failed.has(i)) return;
       await speak(
         {
           type: 'synthesize',
@@ -196,21 +236,19 @@ async function start(): Promise<void> {
         },
         ignore,
         never,
-      ).catch((error: unknown) =>
-        failed.set(i, `${voice.engine}: ${error instanceof Error ? error.message : error}`),
+      ).then(
+        () => {},
+        (error: unknown) => {
+          failed.set(i, `${voice.engine}: ${error instanceof Error ? error.message : error}`);
+        },
       );
-    }
-  }
-  port?.on('message', (message: ToWorker) => {
-    run(message).catch((error: unknown) => {
-      send({
-        type: 'error',
-        jobId: message.jobId,
-        message: error instanceof Error ? error.message : String(error),
-      });
-    });
-  });
+    }),
+  );
+  const [first = [], ...later] = rounds;
+  for (const sample of first) await sample();
+  port?.on('message', (message: ToWorker) => void takeJob(message));
   send({ type: 'ready', failed: [...failed.values()] });
+  await warmBetweenJobs(later.flat());
 }
 
 await start();

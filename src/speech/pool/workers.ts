@@ -65,10 +65,22 @@ export class EngineWorkers<J> {
     this.#events = events;
   }
 
-  /** Starts `size` workers; resolves once every one has loaded and warmed its engines. */
-  async start(size: number): Promise<void> {
-    this.#prepared = await prepareEngines();
-    await Promise.all(Array.from({ length: size }, () => this.#spawn()));
+  /**
+   * Starts `size` workers, warming in parallel: `first` resolves once one of them has loaded and
+   * warmed its engines (the pool takes jobs from then on), `all` once every one has. A worker that
+   * dies while it starts rejects both.
+   */
+  start(size: number): { readonly first: Promise<void>; readonly all: Promise<void> } {
+    const spawned = prepareEngines().then((prepared) => {
+      this.#prepared = prepared;
+      return Array.from({ length: size }, () => this.#spawn());
+    });
+    const first = spawned.then((workers) => Promise.race(workers));
+    const all = spawned.then((workers) => Promise.all(workers)).then(() => {});
+    // Whoever started the workers may await only one of the two.
+    first.catch(() => {});
+    all.catch(() => {});
+    return { first, all };
   }
 
   /** The warm-up samples the workers could not speak (their engine's errors). */

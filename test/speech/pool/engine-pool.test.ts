@@ -460,3 +460,34 @@ describe('EnginePool pacing', () => {
     assert.ok(due.length > ahead.length);
   });
 });
+
+describe('EnginePool.starting', () => {
+  it('takes jobs once one worker is warm, during the later warm-up rounds, with the bytes of a warm pool', async () => {
+    const warmUp = {
+      samples: [text('Hello there.'), text('Good morning.'), text('Thank you.')].map((input) => ({
+        input,
+        voice: en.engineVoice,
+      })),
+      outputs: [native, mulaw],
+    };
+    const job = { input: text('Your appointment is at nine.'), voice: en.engineVoice, output: mulaw };
+    const warm = await EnginePool.start({ size: 1, warmUp });
+    const expected = await collect(warm.synthesize(job)).finally(() => warm.close());
+
+    const starting = EnginePool.starting({ size: 2, warmUp });
+    try {
+      assert.equal(starting.pool.ready, false, 'not ready before a worker has warmed');
+      await starting.firstWarm;
+      assert.equal(starting.pool.ready, true);
+      // Sent while the warm workers speak their later rounds between jobs, and the other one warms.
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => collect(starting.pool.synthesize(job))),
+      );
+      for (const audio of answers) assert.ok(audio.equals(expected), 'the same bytes as from a warm pool');
+      await starting.allWarm;
+      assert.equal(starting.pool.size, 2);
+    } finally {
+      await starting.pool.close();
+    }
+  });
+});

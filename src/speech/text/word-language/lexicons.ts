@@ -14,12 +14,21 @@
  * collector. (Reading them into strings left the files' bytes, about 19 MB, resident until the
  * next full collection, which an idle instance may not run for a long time.)
  */
+import { once } from 'node:events';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { startTypeScriptWorker } from '../../runtime/typescript-worker.ts';
 
 const require = createRequire(import.meta.url);
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
+
+/** What a `WordList` is made of, as a thread sends it: the buffers are transferred, not copied. */
+export interface WordListParts {
+  readonly lines: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly apart: ReadonlySet<string>;
+}
 
 /** A sorted list of lower-case words, searched in place. */
 export class WordList {
@@ -33,9 +42,13 @@ export class WordList {
    * code-point order; `WordBytes` keeps them so: a search in a list out of order would miss
    * words); `apart`: words that did not fit that order.
    */
-  constructor(lines: Buffer, apart: ReadonlySet<string> = new Set()) {
+  constructor(lines: Buffer, apart: ReadonlySet<string> = new Set(), starts?: Uint32Array) {
     this.#words = lines;
     this.#apart = apart;
+    if (starts) {
+      this.#starts = starts;
+      return;
+    }
     let count = 0;
     for (let at = lines.indexOf(NEWLINE); at !== -1; at = lines.indexOf(NEWLINE, at + 1)) count++;
     this.#starts = new Uint32Array(count + 1);
@@ -45,6 +58,21 @@ export class WordList {
       start = lines.indexOf(NEWLINE, start) + 1;
     }
     this.#starts[count] = start;
+  }
+
+  /** A list made by another thread (`parts`). */
+  static fromParts(parts: WordListParts): WordList {
+    const { lines } = parts;
+    return new WordList(
+      Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength),
+      parts.apart,
+      parts.starts,
+    );
+  }
+
+  /** What the list is made of, for a thread to send (the buffers are then transferred). */
+  parts(): WordListParts {
+    return { lines: this.#words, starts: this.#starts, apart: this.#apart };
   }
 
   get size(): number {
@@ -209,10 +237,30 @@ export function englishWords(): WordList {
   return english;
 }
 
-/** Reads both lists now rather than on first use (at start, before the first request). */
-export function loadWordLists(): void {
-  englishWords();
-  frenchWordList();
+/** Whether both lists are read: a caller's words wait for neither. */
+export function wordListsRead(): boolean {
+  return english !== undefined && french !== undefined;
+}
+
+/** Both lists, read in this thread (`word-lists-thread.ts` sends them). */
+export function readWordLists(): { readonly english: WordList; readonly french: WordList } {
+  return { english: englishWords(), french: frenchWordList() };
+}
+
+/**
+ * Reads both lists in a thread of their own and takes them for this one (their buffers move, not
+ * copied): at start, so that no caller's first words wait for them and this thread is free
+ * meanwhile. What reading leaves behind goes with the thread.
+ */
+export async function loadWordListsInThread(): Promise<void> {
+  const thread = startTypeScriptWorker(new URL('./word-lists-thread.ts', import.meta.url), undefined);
+  try {
+    const [lists] = (await once(thread, 'message')) as [{ english: WordListParts; french: WordListParts }];
+    english ??= WordList.fromParts(lists.english);
+    french ??= WordList.fromParts(lists.french);
+  } finally {
+    await thread.terminate();
+  }
 }
 
 /** The French word list (loaded on first use). */
