@@ -199,7 +199,7 @@ interface Service {
 
 async function startService(side: Side, progress: (line: string) => void): Promise<Service> {
   progress(`service: starting ${side.name}`);
-  const data = await prepareData(40, 25);
+  const data = await prepareData(40, 25, side.dir);
   const server = await startServer(data.dataDir, { env: NO_CLAUSE_CACHE, dir: side.dir });
   let next = 0;
   const nextKey = () => data.keys[next++ % data.keys.length] ?? '';

@@ -64,7 +64,7 @@ export function callOf(n: number, opening = GREETING): Turn {
  */
 export async function startSide(cacheMb: number, calls: number, turns: Turns, dir?: URL) {
   const keys = WARM_UP_CALLS + 1 + calls;
-  const data = await prepareData(1, keys);
+  const data = await prepareData(1, keys, dir);
   const server = await startServer(data.dataDir, {
     env: { CLAUSE_CACHE_MB: String(cacheMb), METRICS_TOKEN },
     ...(dir ? { dir } : {}),

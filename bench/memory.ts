@@ -124,7 +124,7 @@ export async function benchMemory(options: MemoryOptions): Promise<MemoryPhases[
   const turns = await loadTurns();
   const all = interleave(turns);
   // Enough keys for a burst's calls plus the warm-up's, at 30 requests a minute each.
-  const data = await prepareData(4, Math.ceil((targets.memoryCalls * 2) / 4));
+  const data = await prepareData(4, Math.ceil((targets.memoryCalls * 2) / 4), options.dir);
   const results: MemoryPhases[] = [];
   try {
     for (const workers of options.workers) {

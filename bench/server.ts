@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,17 +22,45 @@ export interface BenchData {
   readonly keys: readonly string[];
 }
 
+/** What `prepareData` writes the data with: a checkout's database and account services. */
+interface StoreCode {
+  readonly openDatabase: typeof openDatabase;
+  readonly AccountService: typeof AccountService;
+  readonly BillingService: typeof BillingService;
+}
+
+const ownStore: StoreCode = { openDatabase, AccountService, BillingService };
+
+/**
+ * Another built checkout's store code, from its `dist/`: the data a service starts on must be
+ * written by its own migrations (a service refuses a database that holds migrations it does not
+ * know). Its database factory moved to `open-database.js`; an older build has it in `database.js`.
+ */
+async function builtStore(dir: URL): Promise<StoreCode> {
+  const database = ['dist/store/db/open-database.js', 'dist/store/db/database.js']
+    .map((path) => new URL(path, dir))
+    .find((url) => existsSync(url));
+  if (database === undefined)
+    throw new Error(`${dir.pathname}: no built database module (npm run build there)`);
+  const { openDatabase } = (await import(database.href)) as { openDatabase: typeof ownStore.openDatabase };
+  const { AccountService } = (await import(new URL('dist/accounts/accounts.js', dir).href)) as StoreCode;
+  const { BillingService } = (await import(new URL('dist/accounts/billing.js', dir).href)) as StoreCode;
+  return { openDatabase, AccountService, BillingService };
+}
+
 /**
  * A data directory with `accounts` customer accounts of `keysPerAccount` keys each. Calls are
  * spread over many keys because one key may make 30 requests a minute, and over several accounts
- * as a service with many customers sees them (each account's ledger is its own).
+ * as a service with many customers sees them (each account's ledger is its own). Written by the
+ * checkout at `dir` when given (its `dist/`), the one its service will run.
  */
-export async function prepareData(accounts: number, keysPerAccount: number): Promise<BenchData> {
+export async function prepareData(accounts: number, keysPerAccount: number, dir?: URL): Promise<BenchData> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ijwi-bench-'));
-  const db = await openDatabase(join(dataDir, 'ijwi.sqlite'));
+  const store = dir === undefined || dir.href === root.href ? ownStore : await builtStore(dir);
+  const db = await store.openDatabase(join(dataDir, 'ijwi.sqlite'));
   try {
-    const accountService = new AccountService({ accounts: db.accounts, keys: db.keys });
-    const billing = new BillingService({ accounts: db.accounts, ledger: db.ledger });
+    const accountService = new store.AccountService({ accounts: db.accounts, keys: db.keys });
+    const billing = new store.BillingService({ accounts: db.accounts, ledger: db.ledger });
     const keys: string[] = [];
     for (let a = 0; a < accounts; a++) {
       const account = await accountService.createAccount({ name: `bench customer ${a + 1}` });
