@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -137,4 +138,69 @@ export async function memorySample(settleMs = 500): Promise<MemorySample> {
   const usage = process.memoryUsage();
   const mb = (bytes: number) => bytes / 1024 / 1024;
   return { rssMb: mb(usage.rss), heapMb: mb(usage.heapUsed), buffersMb: mb(usage.arrayBuffers) };
+}
+
+/** A memory sample as a failing assertion shows it. */
+export const showMemory = (sample: MemorySample): string =>
+  `rss ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapMb.toFixed(1)} MB, buffers ${sample.buffersMb.toFixed(1)} MB`;
+
+/** A round of clients that stop reading, and the bounds on what each may cost the process. */
+export interface StallRound {
+  readonly base: string;
+  readonly path: string;
+  readonly body: unknown;
+  /** A key for each client (one key may make 30 requests a minute). */
+  readonly key: () => string;
+  /** The header the key goes in, as `streamClient` takes it. */
+  readonly keyHeader?: string;
+  readonly count: number;
+  /** The bytes the service has written to its connections, and whether its pool is idle. */
+  readonly written: () => number;
+  readonly idle: () => boolean;
+  /** The process's memory before the round, and what a client may add to it: buffers, resident. */
+  readonly reference: MemorySample;
+  readonly boundMb: number;
+  readonly rssBoundMb: number;
+}
+
+/**
+ * `round.count` clients send their request and stop reading after the head; once nothing more
+ * goes out to them (for a second: no byte written, the pool idle; a stream that never stops is
+ * caught by the bound after 30 s), asserts the memory they take a client under the bounds and
+ * resolves the clients, still open, and that memory. On a failed assertion they are hung up.
+ */
+export async function stallClients(
+  round: StallRound,
+): Promise<{ clients: StreamClient[]; held: MemorySample }> {
+  const clients: StreamClient[] = [];
+  try {
+    for (let i = 0; i < round.count; i++)
+      clients.push(
+        await streamClient(
+          round.base,
+          round.path,
+          round.key(),
+          round.body,
+          { kind: 'stalled' },
+          round.keyHeader,
+        ),
+      );
+    let last = -1;
+    const since = performance.now();
+    for (let still = 0; still < 5 && performance.now() - since < 30_000; ) {
+      await sleep(200);
+      const now = round.written();
+      still = now === last && round.idle() ? still + 1 : 0;
+      last = now;
+    }
+    const held = await memorySample();
+    const perClient = (field: keyof MemorySample) => (held[field] - round.reference[field]) / round.count;
+    const seen = `${round.count} stalled: ${showMemory(round.reference)} -> ${showMemory(held)}`;
+    assert.ok(perClient('buffersMb') < round.boundMb, seen);
+    assert.ok(perClient('rssMb') < round.rssBoundMb, seen);
+    return { clients, held };
+  } catch (error) {
+    for (const client of clients) client.socket.destroy();
+    throw error;
+  }
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { loadTurns, longText } from '../../bench/turns.ts';
 import { streamFormatNames } from '../../src/speech/audio/formats.ts';
 import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
@@ -10,6 +9,8 @@ import {
   type MemorySample,
   memorySample,
   type StreamClient,
+  showMemory,
+  stallClients,
   streamClient,
 } from '../helpers/stalled-readers.ts';
 import {
@@ -97,8 +98,6 @@ const cases: PathCase[] = [
 ];
 
 const ogg = (bytes: Buffer) => bytes.subarray(0, 4).toString('latin1') === 'OggS';
-const show = (sample: MemorySample) =>
-  `rss ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapMb.toFixed(1)} MB, buffers ${sample.buffersMb.toFixed(1)} MB`;
 
 describe('every HTTP streaming path to clients that stop reading', () => {
   let pool: EnginePool;
@@ -126,35 +125,29 @@ describe('every HTTP streaming path to clients that stop reading', () => {
   });
 
   /**
-   * `STALLED` clients send `path` and stop reading after the head; once nothing more goes out,
-   * asserts the memory they hold (against `reference`) under the bound and hands them to `end`,
-   * which ends them. Resolves that memory; the clients are unreachable after it, so that what the
-   * process keeps of them is the service's.
+   * `STALLED` clients of `path` stop reading after the head (`stallClients`, its memory asserted
+   * under the bounds); `end` ends them. Resolves that memory; the clients are unreachable after it,
+   * so that what the process keeps of them is the service's.
    */
   async function stallRound(
     { path, body, keyHeader }: PathCase,
     reference: MemorySample,
     end: (clients: readonly StreamClient[]) => Promise<void>,
   ): Promise<MemorySample> {
-    const clients: StreamClient[] = [];
+    const { clients, held } = await stallClients({
+      base,
+      path,
+      body,
+      key,
+      ...(keyHeader ? { keyHeader } : {}),
+      count: STALLED,
+      written,
+      idle: () => pool.running === 0 && pool.queued === 0,
+      reference,
+      boundMb: BOUND_MB,
+      rssBoundMb: RSS_BOUND_MB,
+    });
     try {
-      for (let i = 0; i < STALLED; i++)
-        clients.push(await streamClient(base, path, key(), body, { kind: 'stalled' }, keyHeader));
-      // Until nothing more goes out (for a second): each stream waits for a client that does not
-      // read. A stream that never stops is caught by the bound, after 30 s.
-      let last = -1;
-      const since = performance.now();
-      for (let still = 0; still < 5 && performance.now() - since < 30_000; ) {
-        await sleep(200);
-        const now = written();
-        still = now === last && pool.running === 0 && pool.queued === 0 ? still + 1 : 0;
-        last = now;
-      }
-      const held = await memorySample();
-      const perStream = (field: keyof MemorySample) => (held[field] - reference[field]) / STALLED;
-      const seen = `${STALLED} stalled: ${show(reference)} -> ${show(held)}`;
-      assert.ok(perStream('buffersMb') < BOUND_MB, seen);
-      assert.ok(perStream('rssMb') < RSS_BOUND_MB, seen);
       await end(clients);
       await waitUntil(() => served.size === 0, 'the service closed its side');
       return held;
@@ -197,7 +190,7 @@ describe('every HTTP streaming path to clients that stop reading', () => {
       const gone = await memorySample();
       assert.ok(
         gone.buffersMb - reference.buffersMb < BOUND_MB,
-        `after they hung up: ${show(reference)} -> ${show(held)} -> ${show(gone)}`,
+        `after they hung up: ${showMemory(reference)} -> ${showMemory(held)} -> ${showMemory(gone)}`,
       );
     });
   }

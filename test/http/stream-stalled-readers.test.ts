@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { loadTurns, longText } from '../../bench/turns.ts';
 import { ClauseCache } from '../../src/speech/cache/clause-cache.ts';
 import type { EnginePool, SynthesisJob } from '../../src/speech/pool/engine-pool.ts';
 import {
   type MemorySample,
   memorySample,
-  type StreamClient,
+  showMemory,
+  stallClients,
   streamClient,
 } from '../helpers/stalled-readers.ts';
 import {
@@ -44,8 +44,7 @@ const input = longText(turns, 'en', 4_000);
 const request = { input, language: 'en', format: 'pcm16_24k' };
 
 const clauseOf = (job: SynthesisJob) => JSON.stringify(job.input);
-const show = (sample: MemorySample) =>
-  `rss ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapMb.toFixed(1)} MB, buffers ${sample.buffersMb.toFixed(1)} MB`;
+const show = showMemory;
 
 describe(`${PATH} to clients that stop reading`, () => {
   let pool: EnginePool;
@@ -99,25 +98,19 @@ describe(`${PATH} to clients that stop reading`, () => {
    * (`MemorySample` against `reference`) once nothing more goes out to them, and hangs them up.
    */
   async function stalledRound(reference: MemorySample): Promise<MemorySample> {
-    const stalled: StreamClient[] = [];
+    const { clients, held } = await stallClients({
+      base,
+      path: PATH,
+      body: request,
+      key,
+      count: STALLED,
+      written,
+      idle: () => pool.running === 0 && pool.queued === 0,
+      reference,
+      boundMb: BOUND_MB,
+      rssBoundMb: RSS_BOUND_MB,
+    });
     try {
-      for (let i = 0; i < STALLED; i++)
-        stalled.push(await streamClient(base, PATH, key(), request, { kind: 'stalled' }));
-      // Until nothing more goes out (for a second): each stream waits for a client that does not
-      // read. A stream that never stops is caught by the bound, after 30 s.
-      let last = -1;
-      const since = performance.now();
-      for (let still = 0; still < 5 && performance.now() - since < 30_000; ) {
-        await sleep(200);
-        const now = written();
-        still = now === last && pool.running === 0 && pool.queued === 0 ? still + 1 : 0;
-        last = now;
-      }
-      const held = await memorySample();
-      const perStream = (key: keyof MemorySample) => (held[key] - reference[key]) / STALLED;
-      const seen = `${STALLED} stalled streams: ${show(reference)} -> ${show(held)}`;
-      assert.ok(perStream('buffersMb') < BOUND_MB, seen);
-      assert.ok(perStream('rssMb') < RSS_BOUND_MB, seen);
       // Every stream is still there, waiting: none was ended to keep within the bound.
       assert.equal(served.size, STALLED);
       const audio = [...served].map((socket) => socket.bytesWritten);
@@ -127,8 +120,8 @@ describe(`${PATH} to clients that stop reading`, () => {
       );
       return held;
     } finally {
-      for (const client of stalled) client.socket.destroy();
-      await Promise.all(stalled.map((client) => client.closed));
+      for (const client of clients) client.socket.destroy();
+      await Promise.all(clients.map((client) => client.closed));
       await waitUntil(() => served.size === 0, 'the service closed its side');
     }
   }
