@@ -8,6 +8,7 @@ import type { EnginePool } from '../../src/speech/pool/engine-pool.ts';
 import {
   type MemorySample,
   memorySample,
+  STALLED_BOUND_MB,
   type StreamClient,
   showMemory,
   stallClients,
@@ -39,10 +40,6 @@ import {
 const STALLED = 12;
 /** Stalled clients of the first round that read again, to the end. */
 const READ_AGAIN = 2;
-/** The contract's bound on the audio a stalled stream holds, in MB. */
-const BOUND_MB = 0.5;
-/** Resident memory a stalled stream may add: the connection's own objects and allocator noise. */
-const RSS_BOUND_MB = 4;
 
 const turns = await loadTurns();
 const input = longText(turns, 'en', 4_000);
@@ -144,8 +141,6 @@ describe('every HTTP streaming path to clients that stop reading', () => {
       written,
       idle: () => pool.running === 0 && pool.queued === 0,
       reference,
-      boundMb: BOUND_MB,
-      rssBoundMb: RSS_BOUND_MB,
     });
     try {
       await end(clients);
@@ -159,7 +154,7 @@ describe('every HTTP streaming path to clients that stop reading', () => {
 
   for (const pathCase of cases) {
     const { name, path, body, keyHeader } = pathCase;
-    it(`${name}: under ${BOUND_MB * 1024} KB a stalled stream, whole when read again, given back on hang-up`, async () => {
+    it(`${name}: under ${STALLED_BOUND_MB * 1024} KB a stalled stream, whole when read again, given back on hang-up`, async () => {
       const whole = await streamClient(base, path, key(), body, { kind: 'whole' }, keyHeader);
       await whole.closed;
       const audio = whole.body();
@@ -189,7 +184,7 @@ describe('every HTTP streaming path to clients that stop reading', () => {
       });
       const gone = await memorySample();
       assert.ok(
-        gone.buffersMb - reference.buffersMb < BOUND_MB,
+        gone.buffersMb - reference.buffersMb < STALLED_BOUND_MB,
         `after they hung up: ${showMemory(reference)} -> ${showMemory(held)} -> ${showMemory(gone)}`,
       );
     });
