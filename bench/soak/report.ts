@@ -41,6 +41,8 @@ export interface AccountLedger {
   readonly cutSecondsHeard: number;
   /** Calls that got audio and have no charge, or a charge without audio (either is a billing error). */
   readonly unmatched: number;
+  /** Each unmatched call: its kind, behaviour, end, request id and what the ledger has for it. */
+  readonly unmatchedCalls: readonly string[];
   /** The counted calls' seconds by kind of call (`stream listen pcm16_8k`, `openai wav`...): ledger, heard. */
   readonly secondsByCall: Readonly<Record<string, { ledger: number; heard: number; calls: number }>>;
 }
@@ -164,12 +166,20 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
   let cutLedger = 0;
   let cutHeard = 0;
   let unmatched = 0;
+  const unmatchedCalls: string[] = [];
   const byCall: Record<string, { ledger: number; heard: number; calls: number }> = {};
   const http = calls.filter((c) => c.kind !== 'live' && c.requestId);
   for (const call of http) {
     const charge = call.requestId ? charges.get(call.requestId) : undefined;
     const charged = charge !== undefined && !refunded.has(call.requestId as string);
-    if (call.heard !== charged) unmatched++;
+    if (call.heard !== charged) {
+      unmatched++;
+      const ledger = charge === undefined ? 'no charge' : 'charge refunded';
+      unmatchedCalls.push(
+        `${call.kind} ${call.behaviour} ${call.end}${call.code ? ` (${call.code})` : ''} ${call.requestId}: ` +
+          `${call.heard ? 'heard' : 'not heard'}, ${charged ? 'charged' : ledger}, at ${Math.round((call.startedAt - input.runStart) / 1000)} s`,
+      );
+    }
     if (!charge || call.seconds === undefined) continue;
     // A caller who stopped reading (hung up, or never read) was given more than it read: what the
     // connection had taken when it went, in the kernel's buffers.
@@ -216,6 +226,7 @@ function accountLedger(input: SoakInput, index: number): AccountLedger {
     cutSecondsLedger: round(cutLedger, 1),
     cutSecondsHeard: round(cutHeard, 1),
     unmatched,
+    unmatchedCalls,
     secondsByCall: Object.fromEntries(
       Object.entries(byCall).map(([key, v]) => [
         key,
@@ -324,6 +335,11 @@ export function printSoak(report: SoakReport): void {
       String(a.unmatched),
     ]),
   );
+  const unmatchedCalls = report.ledger.flatMap((a) => a.unmatchedCalls.map((c) => `${a.account} ${c}`));
+  if (unmatchedCalls.length > 0) {
+    console.log('\nUnmatched calls');
+    for (const line of unmatchedCalls) console.log(`  ${line}`);
+  }
   console.log(`\nWindows (${report.windowNote})`);
   printTable(
     ['minutes', 'calls', 'RSS MB', 'heap MB', 'first audio p95 ms'],
