@@ -4,7 +4,7 @@ import type { CallServices } from '../calls/call-services.ts';
 import type { CallResult } from '../calls/refusal.ts';
 import { type StreamCall, type StreamDelivery, speakStream } from '../calls/stream-call.ts';
 import { type RefusalContext, refusalError } from './errors.ts';
-import { type StreamBody, sendLaterAudio } from './stream-writer.ts';
+import { type LeadingAudio, type StreamBody, sendLaterAudio, splitFirstWrite } from './stream-writer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +54,7 @@ export async function replyWithStream(
   // Watched from the start: a client gone during the precheck is never synthesised for or charged.
   const controller = abortOnDisconnect(request, reply);
   const raw = reply.raw;
+  let leading: LeadingAudio | undefined;
   const delivery: StreamDelivery = {
     signal: controller.signal,
     handFirst: async (first, billing) => {
@@ -65,7 +66,9 @@ export async function replyWithStream(
         'Cache-Control': 'no-store',
         ...(shape.keyless ? {} : billingHeaders(billing)),
       });
-      return handFirstAudio(raw, body.first(first.audio.bytes), controller.signal);
+      const split = splitFirstWrite(body.first(first.audio.bytes), first.audio.seconds);
+      leading = split.leading;
+      return handFirstAudio(raw, split.first, controller.signal);
     },
     sendRest: (events, delivered) => {
       const finish = async () => {
@@ -73,7 +76,7 @@ export async function replyWithStream(
           .finish?.()
           .catch((error: unknown) => request.log.warn({ err: error }, 'stream finish failed'));
       };
-      return sendLaterAudio(raw, events, body, finish, delivered, request.server.streamStallMs);
+      return sendLaterAudio(raw, events, body, finish, delivered, request.server.streamStallMs, leading);
     },
     cut: () => raw.destroy(),
   };
@@ -118,8 +121,8 @@ function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
 }
 
 /**
- * Writes the head and the first audio, and resolves whether they reached a client that was still
- * there. What "not delivered" can be known as: the write's callback reports an error (the peer
+ * Writes the head and the first audio (no more than one read of a client takes: `splitFirstWrite`),
+ * and resolves whether they reached a client that was still there. What "not delivered" can be known as: the write's callback reports an error (the peer
  * reset the connection), the response closes or the client goes before that callback (which Node
  * calls once the bytes are in the kernel's send buffer), or, by the event loop's next poll after
  * it, a reset: read as an error (a client that closed with the audio unread), or found behind a

@@ -20,6 +20,41 @@ import type { SynthesisEvent, WordTiming } from '../speech/synthesize.ts';
  */
 export const MAX_WRITE_BYTES = 32 * 1024;
 
+/**
+ * Bytes of body, at most, in a stream's first write (after the head). Whether a client was given
+ * its first audio is read from that write (`stream-reply.ts`): a reset seen right after it means
+ * the audio was never read. That holds only if a client that read any of it read all of it, so
+ * the first write is no larger than one read of any client (and the kernel takes it at once): a
+ * first audio made whole (a neural voice's clause, 2.6 s of 24 kHz PCM is 125 KB) is otherwise
+ * read in part by a caller who then hangs up with the rest unread, resetting the connection, and
+ * the caller who heard a second of it was refunded. The rest of it is the first later write.
+ */
+export const FIRST_WRITE_BYTES = 2048;
+
+/** Audio made before the later writes began, written first by `sendLaterAudio`. */
+export interface LeadingAudio {
+  readonly bytes: Uint8Array;
+  /** Its share of the audio's seconds. */
+  readonly seconds: number;
+}
+
+/**
+ * The first write of a body whose first part (`body.first`'s bytes, standing for `seconds` of
+ * audio) is `bytes`: at most `FIRST_WRITE_BYTES`, and what is left for the later writes. The split
+ * is of bytes only: the body a client reads is the same.
+ */
+export function splitFirstWrite(
+  bytes: Uint8Array,
+  seconds: number,
+): { readonly first: Uint8Array; readonly leading?: LeadingAudio } {
+  if (bytes.byteLength <= FIRST_WRITE_BYTES) return { first: bytes };
+  const rest = bytes.subarray(FIRST_WRITE_BYTES);
+  return {
+    first: bytes.subarray(0, FIRST_WRITE_BYTES),
+    leading: { bytes: rest, seconds: (seconds * rest.byteLength) / bytes.byteLength },
+  };
+}
+
 /** How a stream's audio is written into its response body. */
 export interface StreamBody {
   /** The first write: what precedes the audio (a WAV header, say) and the first audio. */
@@ -33,13 +68,14 @@ export interface StreamBody {
 }
 
 /**
- * Writes the rest of a stream's audio as it comes, what comes in one turn in one write of up to
- * `MAX_WRITE_BYTES` (a slow reader pauses synthesis instead of filling memory: no event is taken
- * while a write waits for the socket to drain), then runs `finish` and ends the body with
- * `body.last()`; resolves the audio's duration in seconds. `delivered` counts, as it goes, the
- * seconds of audio handed to the connection (a write Node reports done), which is what a client
- * that hangs up was given; it starts at the first write's. A client that takes nothing for
- * `stallMs` while a write waits is disconnected.
+ * Writes the rest of a stream's audio as it comes (`leading` first: what the first write left of
+ * the first audio), what comes in one turn in one write of up to `MAX_WRITE_BYTES` (a slow reader
+ * pauses synthesis instead of filling memory: no event is taken while a write waits for the socket
+ * to drain), then runs `finish` and ends the body with `body.last()`; resolves the audio's
+ * duration in seconds. `delivered` counts, as it goes, the seconds of audio handed to the
+ * connection (a write Node reports done), which is what a client that hangs up was given; it
+ * starts at the first audio's, `leading`'s share included until its write is done. A client that
+ * takes nothing for `stallMs` while a write waits is disconnected.
  */
 export async function sendLaterAudio(
   raw: ServerResponse,
@@ -48,6 +84,7 @@ export async function sendLaterAudio(
   finish: () => Promise<void>,
   delivered: { seconds: number },
   stallMs = Number.POSITIVE_INFINITY,
+  leading?: LeadingAudio,
 ): Promise<number> {
   let seconds = 0;
   let held: Uint8Array[] = [];
@@ -89,6 +126,14 @@ export async function sendLaterAudio(
     if (!handed && !raw.destroyed) drained ??= untilDrained();
   };
   try {
+    if (leading !== undefined) {
+      delivered.seconds -= leading.seconds;
+      held.push(leading.bytes);
+      heldBytes += leading.bytes.byteLength;
+      heldSeconds += leading.seconds;
+      write();
+      if (drained) await drained;
+    }
     for (;;) {
       const result = await events.next();
       if (result.done) break;

@@ -48,7 +48,14 @@ describe('PlayUrlSigner', () => {
       changed[i] = i === 4 ? 'mp3' : `${part.slice(0, -1)}${part.endsWith('1') ? '2' : '1'}`;
       assert.equal(signer.verify(changed.join('.')), undefined, `part ${i}`);
     }
+    // The signature's last character with a bit changed that its bytes do not use.
+    const signature = parts[3] ?? '';
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet[alphabet.indexOf(signature.slice(-1)) ^ 1] ?? '';
+    const sameBytes = `${signature.slice(0, -1)}${last}`;
+    assert.deepEqual(Buffer.from(sameBytes, 'base64url'), Buffer.from(signature, 'base64url'));
     for (const bad of [
+      name.replace(signature, sameBytes),
       '',
       name.toUpperCase(),
       `${name}.wav`,

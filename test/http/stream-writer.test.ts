@@ -3,7 +3,13 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_WRITE_BYTES, type StreamBody, sendLaterAudio } from '../../src/http/stream-writer.ts';
+import {
+  FIRST_WRITE_BYTES,
+  MAX_WRITE_BYTES,
+  type StreamBody,
+  sendLaterAudio,
+  splitFirstWrite,
+} from '../../src/http/stream-writer.ts';
 import type { SynthesisEvent } from '../../src/speech/synthesize.ts';
 
 /** A response that records its writes and can refuse more until it drains. */
@@ -142,6 +148,43 @@ describe('a stream’s later audio', () => {
     const ended = await Promise.race([done.then(() => 'ended'), sleep(500).then(() => 'still waiting')]);
     assert.equal(ended, 'ended');
     assert.equal(delivered.seconds, 0.2, 'the failed write is not counted as heard');
+  });
+
+  it('writes what the first write left of the first audio before any later audio, counting its seconds once written', async () => {
+    const first = new Uint8Array(FIRST_WRITE_BYTES * 3).map((_, i) => i % 251);
+    const split = splitFirstWrite(first, 0.9);
+    assert.equal(split.first.byteLength, FIRST_WRITE_BYTES);
+    assert.ok(split.leading !== undefined);
+    assert.ok(Math.abs(split.leading.seconds - 0.6) < 1e-9, 'the rest stands for its share of the seconds');
+    assert.deepEqual(splitFirstWrite(first.subarray(0, FIRST_WRITE_BYTES), 0.3), {
+      first: first.subarray(0, FIRST_WRITE_BYTES),
+    });
+
+    const raw = new RecordingResponse();
+    const feed = new EventFeed();
+    const delivered = { seconds: 0.9 };
+    raw.destroyed = true;
+    const gone = sendLaterAudio(
+      raw.asResponse,
+      feed,
+      bare,
+      async () => {},
+      delivered,
+      undefined,
+      split.leading,
+    );
+    feed.end(0.9);
+    await gone;
+    assert.ok(Math.abs(delivered.seconds - 0.3) < 1e-9, 'a client gone had only the first write');
+
+    const kept = new RecordingResponse();
+    const heard = { seconds: 0.9 };
+    const done = sendLaterAudio(kept.asResponse, feed, bare, async () => {}, heard, undefined, split.leading);
+    feed.audio(7, 0.1);
+    feed.end(1);
+    await done;
+    assert.deepEqual(concat([split.first, ...kept.writes]), concat([first, new Uint8Array(4).fill(7)]));
+    assert.ok(Math.abs(heard.seconds - 1) < 1e-9);
   });
 
   it('ends the body with its last bytes, after the audio and once `finish` has run', async () => {
