@@ -4,6 +4,7 @@ import type { CallServices } from '../calls/call-services.ts';
 import type { CallResult } from '../calls/refusal.ts';
 import { type StreamCall, type StreamDelivery, speakStream } from '../calls/stream-call.ts';
 import { type RefusalContext, refusalError } from './errors.ts';
+import { firstAudioDelivered } from './first-delivery.ts';
 import { type LeadingAudio, type StreamBody, sendLaterAudio, splitFirstWrite } from './stream-writer.ts';
 
 declare module 'fastify' {
@@ -15,7 +16,7 @@ declare module 'fastify' {
 
 // A billed stream over HTTP: the call room's stream call (`calls/stream-call.ts`) with its audio
 // as a chunked response body, the billing outcome in its headers, and the first write's rule of
-// delivery (`handFirstAudio`).
+// delivery (`first-delivery.ts`).
 
 /** How a stream's response looks: its headers, its body's framing, what runs once it is whole. */
 export interface StreamReply {
@@ -68,7 +69,19 @@ export async function replyWithStream(
       });
       const split = splitFirstWrite(body.first(first.audio.bytes), first.audio.seconds);
       leading = split.leading;
-      return handFirstAudio(raw, split.first, controller.signal);
+      const { signal } = controller;
+      return firstAudioDelivered(
+        raw.socket,
+        (done) => raw.write(split.first, done),
+        (gone) => {
+          raw.once('close', gone);
+          signal.addEventListener('abort', gone, { once: true });
+          return () => {
+            raw.off('close', gone);
+            signal.removeEventListener('abort', gone);
+          };
+        },
+      );
     },
     sendRest: (events, delivered) => {
       const finish = async () => {
@@ -118,69 +131,4 @@ export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply):
 function clientGone(raw: FastifyReply['raw'], signal: AbortSignal): boolean {
   const socket = raw.socket;
   return signal.aborted || raw.destroyed || socket === null || socket.destroyed || !socket.writable;
-}
-
-/**
- * Writes the head and the first audio (no more than one read of a client takes: `splitFirstWrite`),
- * and resolves whether they reached a client that was still there. What "not delivered" can be known as: the write's callback reports an error (the peer
- * reset the connection), the response closes or the client goes before that callback (which Node
- * calls once the bytes are in the kernel's send buffer), or, by the event loop's next poll after
- * it, a reset: read as an error (a client that closed with the audio unread), or found behind a
- * FIN by `probeReset` (a client whose socket was closed before the audio reached it: its kernel
- * answered the audio with a reset). A FIN with no reset behind it is a client that read the audio
- * and hung up, or one that half-closed and reads on: the charge stands. On loopback or a local
- * proxy the reset comes back within the write; across a network it comes a round trip later,
- * after the poll, and the charge stands (a hang-up that crossed the audio in flight cannot be told
- * from one that heard it). Call it only when `clientGone` is false: on a closed or ended socket
- * Node drops the write and never calls back.
- */
-function handFirstAudio(raw: FastifyReply['raw'], bytes: Uint8Array, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = raw.socket;
-    let probing: Promise<boolean> | undefined;
-    const gone = () => settle(false);
-    // Runs before Node's own handler, which ends the server's half and would hide the reset.
-    const onFin = () => {
-      probing = probeReset(socket);
-    };
-    const settle = (handed: boolean) => {
-      raw.off('close', gone);
-      signal.removeEventListener('abort', gone);
-      socket?.off('error', gone);
-      socket?.off('end', onFin);
-      resolve(handed);
-    };
-    raw.once('close', gone);
-    signal.addEventListener('abort', gone, { once: true });
-    raw.write(bytes, (error) => {
-      if (error !== undefined && error !== null) return settle(false);
-      // From here a close is no sign: a client that read the audio and hung up at once closes
-      // too. A reset is (read as an error), and a FIN is asked whether a reset followed it.
-      raw.off('close', gone);
-      signal.removeEventListener('abort', gone);
-      socket?.once('error', gone);
-      socket?.prependOnceListener('end', onFin);
-      pollSockets()
-        .then(() => probing ?? true)
-        .then((open) => settle(open && (socket?.errored === null || socket?.errored === undefined)));
-    });
-  });
-}
-
-/**
- * Whether a connection whose FIN was just read still takes writes: a write of no bytes reaches
- * the kernel, which refuses it when the peer answered the audio with a reset (a client whose
- * socket was closed when the audio came), and takes it when the peer only half-closed, or read
- * the audio and then closed (nothing was sent after that for it to reset).
- */
-function probeReset(socket: FastifyReply['raw']['socket']): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (socket === null || !socket.writable) return resolve(false);
-    socket.write(new Uint8Array(0), (error) => resolve(error === undefined || error === null));
-  });
-}
-
-/** Resolves after the event loop's next poll of the sockets (two turns of its check phase). */
-function pollSockets(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AccountService } from '../../accounts/accounts.ts';
@@ -7,6 +8,7 @@ import type { ClauseCache } from '../../speech/cache/clause-cache.ts';
 import type { EnginePool } from '../../speech/pool/engine-pool.ts';
 import type { RateLimitStore } from '../../store/rate-limit/rate-limit-store.ts';
 import { ApiError, type RefusalContext, refusalError } from '../errors.ts';
+import { firstAudioDelivered } from '../first-delivery.ts';
 import { parseStreamSettings } from '../schemas/speech-body.ts';
 import type { TtsLexicons } from '../tts-request.ts';
 import { lexiconOf } from '../tts-request.ts';
@@ -93,6 +95,8 @@ export class LiveConnection {
     options: {
       readonly caller?: LiveCaller;
       readonly log: FastifyBaseLogger;
+      /** The TCP connection under `socket`, on which the first audio's delivery is judged. */
+      readonly connection: Socket | null;
       /** Admits the caller (false: too many connections for its key); called once. */
       readonly onAuthenticated: (caller: LiveCaller) => boolean;
       /** How frames read and write; Ijwi's own messages when absent. */
@@ -106,8 +110,8 @@ export class LiveConnection {
     this.#onAuthenticated = options.onAuthenticated;
     this.#output = {
       send: (message) => this.#send(message),
+      sendFirst: (message) => this.#sendFirst(message, options.connection),
       ready: () => this.#ready(),
-      open: () => this.#socket.readyState === this.#socket.OPEN,
     };
     socket.on('message', (data, isBinary) => {
       const text = isBinary ? undefined : data.toString();
@@ -131,6 +135,21 @@ export class LiveConnection {
     const frame = this.#protocol.encode(message);
     if (frame !== undefined) this.#socket.send(frame);
     return true;
+  }
+
+  /** Sends a context's first audio, and resolves whether it reached a client still there. */
+  #sendFirst(message: ServerMessage, connection: Socket | null): Promise<boolean> {
+    const frame = this.#socket.readyState === this.#socket.OPEN ? this.#protocol.encode(message) : undefined;
+    if (frame === undefined) return Promise.resolve(false);
+    const socket = this.#socket;
+    return firstAudioDelivered(
+      connection,
+      (done) => socket.send(frame, (error) => done(error)),
+      (gone) => {
+        socket.once('close', gone);
+        return () => socket.off('close', gone);
+      },
+    );
   }
 
   /** Resolves once the socket's buffer is under the high-water mark; rejects when it closes or stalls. */

@@ -20,8 +20,11 @@ export class ClientGone extends Error {}
 export interface ContextOutput {
   /** Sends a message; false when the connection is closing and nothing went. */
   send(message: ServerMessage): boolean;
-  /** Whether the connection is open (the client has not begun to close it). */
-  open(): boolean;
+  /**
+   * Sends a context's first audio; resolves whether it reached a client still there
+   * (`first-delivery.ts`): false when nothing went, or the client was gone before it.
+   */
+  sendFirst(message: ServerMessage): Promise<boolean>;
   /**
    * Resolves when the client can take more (its socket buffer is under the high-water mark);
    * rejects with `ClientGone` when the socket is gone or the client has not read for too long.
@@ -289,32 +292,30 @@ export class LiveContext {
       if (generation !== this.#generation || this.#finished) return;
       const now = performance.now();
       const first = this.#seq === 0;
-      const sent = this.#options.output.send({
+      const message: ServerMessage = {
         type: 'audio',
         context_id: this.#options.id,
         seq: this.#seq++,
         audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64'),
         ...(first ? { ttfa_ms: Math.round(now - completedAt) } : {}),
-      });
-      // The client began to close: what was not sent was not delivered, and counts for nothing.
+      };
+      // The client began to close, or was gone before the first frame: what was not sent, or not
+      // delivered, counts for nothing. Nothing follows the first frame until its verdict is in, so
+      // a client that read it and hung up leaves nothing unread to reset the connection with.
+      const sent = first ? await this.#handFirst(message) : this.#options.output.send(message);
       if (!sent) return;
       if (first) this.#options.metrics.firstAudio('live', this.#engine(), now - completedAt);
       const ms = (audio.byteLength / format.bytesPerFrame) * FRAME_MS;
       this.#playedUntil = Math.max(this.#playedUntil, now) + ms;
       this.#bytesSent += audio.byteLength;
-      if (first) this.#options.bill.firstFrameHanded(this.#firstFrameDelivered());
     }
   }
 
-  /**
-   * Whether the first frame outlives the event loop's next poll of the sockets after it was
-   * written: a hang-up read by then was already on its way before the frame, which the client
-   * never had (`handFirstAudio` in `stream-reply.ts`, the same rule on HTTP).
-   */
-  #firstFrameDelivered(): Promise<boolean> {
-    return new Promise((resolve) =>
-      setImmediate(() => setImmediate(() => resolve(this.#options.output.open()))),
-    );
+  /** Sends the first frame; its delivery decides the first part's charge (`LiveBill`). */
+  #handFirst(message: ServerMessage): Promise<boolean> {
+    const delivered = this.#options.output.sendFirst(message);
+    this.#options.bill.firstFrameHanded(delivered);
+    return delivered;
   }
 
   #engine() {

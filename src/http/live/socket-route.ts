@@ -42,7 +42,7 @@ export function protocolSocketRoute(app: FastifyInstance, socket: ProtocolSocket
     wsHandler: (connection, request) => {
       const session = admitted.get(request);
       if (!session) return connection.close(1008, 'not admitted');
-      socket.sockets.serve(connection, request.log, session.caller, session.protocol);
+      socket.sockets.serve(connection, request, session.caller, session.protocol);
     },
   });
 }

@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { apiKeyFrom } from '../api-key.ts';
 import { ApiError } from '../errors.ts';
@@ -50,10 +50,13 @@ export class LiveSockets {
     return (this.#open.get(bucket) ?? 0) >= LIVE_MAX_CONNECTIONS_PER_KEY;
   }
 
-  /** Serves `socket`; `caller` when the upgrade authenticated, else the first message must. */
+  /**
+   * Serves `socket`, upgraded from `request` (its log, and its connection, on which the first
+   * audio's delivery is judged); `caller` when the upgrade authenticated, else the first message must.
+   */
   serve(
     socket: WebSocket,
-    log: FastifyBaseLogger,
+    request: Pick<FastifyRequest, 'log' | 'raw'>,
     caller: LiveCaller | undefined,
     protocol?: LiveProtocol,
   ): void {
@@ -67,7 +70,8 @@ export class LiveSockets {
     new LiveConnection(socket, this.#services, {
       ...(caller ? { caller } : {}),
       ...(protocol ? { protocol } : {}),
-      log,
+      log: request.log,
+      connection: request.raw.socket,
       onAuthenticated: (who) => {
         if (this.full(who.keyId)) return false;
         this.#open.set(who.keyId, (this.#open.get(who.keyId) ?? 0) + 1);
@@ -138,7 +142,7 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
     handler: async () => {
       throw new ApiError('invalid_request', 'this endpoint speaks WebSocket: send an upgrade request');
     },
-    wsHandler: (socket, request) => options.sockets.serve(socket, request.log, request.liveCaller),
+    wsHandler: (socket, request) => options.sockets.serve(socket, request, request.liveCaller),
   });
 };
 

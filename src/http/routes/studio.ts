@@ -108,7 +108,7 @@ export const studioRoutes: FastifyPluginAsync<WebContext> = async (app, context)
     },
     wsHandler: (socket, request) => {
       const { accountId } = signedIn(request).user;
-      context.liveSockets.serve(socket, request.log, {
+      context.liveSockets.serve(socket, request, {
         accountId,
         keyId: `account:${accountId}`,
         studio: true,
