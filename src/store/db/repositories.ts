@@ -13,6 +13,7 @@ import type {
   LockedLedger,
   NewLedgerEntry,
 } from '../../accounts/repositories.ts';
+import { prepared } from './prepared-query.ts';
 import type { AccountsTable, ApiKeysTable, LedgerTable, Schema } from './schema.ts';
 
 // SQL implementations of the account ports, shared by every dialect. Rules: portable SQL only;
@@ -114,6 +115,17 @@ export class SqlAccountRepository implements AccountRepository {
 export class SqlApiKeyRepository implements ApiKeyRepository {
   readonly #db: Kysely<Schema>;
   readonly #durability: WriteDurability;
+  // Every call's authentication (prepared-query.ts).
+  readonly #byHash = prepared((db, { hash }: { hash: string }) =>
+    db.selectFrom('api_keys').selectAll().where('hash', '=', hash),
+  );
+  readonly #touch = prepared((db, key: { id: string; at: string; staleBefore: string }) =>
+    db
+      .updateTable('api_keys')
+      .set({ last_used_at: key.at })
+      .where('id', '=', key.id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', key.staleBefore)])),
+  );
 
   constructor(db: Kysely<Schema>, options: { durability: WriteDurability }) {
     this.#db = db;
@@ -142,7 +154,7 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.#db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+    const row = (await this.#byHash(this.#db, { hash })).rows[0];
     return row && toApiKey(row);
   }
 
@@ -169,29 +181,34 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
 
   async touch(id: string, at: string, staleBefore: string): Promise<boolean> {
     const result = await this.#durability.bookkeeping(this.#db, (db) =>
-      db
-        .updateTable('api_keys')
-        .set({ last_used_at: at })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
-        .executeTakeFirst(),
+      this.#touch(db, { id, at, staleBefore }),
     );
-    return result.numUpdatedRows > 0n;
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 }
 
 // Every entry carries the account's totals after it (written by `append`, inside the account
 // lock), so an account's totals are its newest entry's: one seek on the unique (account_id, seq)
 // index however long the history. No entry yet: nothing spent, nothing used.
-function newestEntry(db: Kysely<Schema> | Transaction<Schema>, accountId: string) {
-  return db
-    .selectFrom('ledger')
-    .select(['seq', 'balance_after', 'free_uses_after'])
-    .where('account_id', '=', accountId)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+// The statements of a charge, prepared once for every transaction (prepared-query.ts).
+function chargeStatements() {
+  return {
+    newestEntry: prepared((db, { accountId }: { accountId: string }) =>
+      db
+        .selectFrom('ledger')
+        .select(['seq', 'balance_after', 'free_uses_after'])
+        .where('account_id', '=', accountId)
+        .orderBy('seq', 'desc')
+        .limit(1),
+    ),
+    hasRequest: prepared((db, { requestId }: { requestId: string }) =>
+      db.selectFrom('ledger').select('id').where('request_id', '=', requestId),
+    ),
+    append: prepared((db, row: Selectable<LedgerTable>) => db.insertInto('ledger').values(row)),
+  };
 }
+
+type ChargeStatements = ReturnType<typeof chargeStatements>;
 
 // How each kind of entry changes the count of free generations used.
 const FREE_USE_CHANGE: Readonly<Record<LedgerKind, number>> = {
@@ -210,18 +227,20 @@ interface Totals {
 class SqlLockedLedger implements LockedLedger {
   readonly #trx: Transaction<Schema>;
   readonly #accountId: string;
+  readonly #statements: ChargeStatements;
   // The newest entry's totals, once read: nobody else can append while the account is locked, so
   // `append` after `summary` needs no second read.
   #totals: Totals | undefined;
 
-  constructor(trx: Transaction<Schema>, accountId: string) {
+  constructor(trx: Transaction<Schema>, accountId: string, statements: ChargeStatements) {
     this.#trx = trx;
     this.#accountId = accountId;
+    this.#statements = statements;
   }
 
   async #current(): Promise<Totals> {
     if (this.#totals === undefined) {
-      const row = await newestEntry(this.#trx, this.#accountId);
+      const row = (await this.#statements.newestEntry(this.#trx, { accountId: this.#accountId })).rows[0];
       this.#totals = {
         seq: toNumber(row?.seq),
         summary: { balance: toNumber(row?.balance_after), freeUses: toNumber(row?.free_uses_after) },
@@ -235,12 +254,7 @@ class SqlLockedLedger implements LockedLedger {
   }
 
   async hasRequest(requestId: string): Promise<boolean> {
-    const row = await this.#trx
-      .selectFrom('ledger')
-      .select('id')
-      .where('request_id', '=', requestId)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.#statements.hasRequest(this.#trx, { requestId })).rows.length > 0;
   }
 
   async requestEntries(requestId: string): Promise<LedgerEntry[]> {
@@ -277,7 +291,7 @@ class SqlLockedLedger implements LockedLedger {
       balance_after: after.summary.balance,
       free_uses_after: after.summary.freeUses,
     };
-    await this.#trx.insertInto('ledger').values(row).execute();
+    await this.#statements.append(this.#trx, row);
     this.#totals = after;
     return toLedgerEntry(row);
   }
@@ -298,50 +312,20 @@ export interface SqlLedgerOptions {
 /** The token ledger in SQL. */
 export class SqlLedgerRepository implements LedgerRepository {
   readonly #db: Kysely<Schema>;
-  readonly #rowLocks: boolean;
   readonly #durability: WriteDurability;
-
-  constructor(db: Kysely<Schema>, options: SqlLedgerOptions) {
-    this.#db = db;
-    this.#rowLocks = options.rowLocks;
-    this.#durability = options.durability;
-  }
-
-  async recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean> {
-    const result = await this.#durability.bookkeeping(this.#db, (db) =>
-      db
-        .updateTable('ledger')
-        .set({ seconds })
-        .where('account_id', '=', accountId)
-        .where('request_id', '=', requestId)
-        .where('kind', 'in', ['charge', 'free_use'])
-        .executeTakeFirst(),
-    );
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  withAccountLock<T>(
-    accountId: string,
-    work: (ledger: LockedLedger) => Promise<T>,
-    options: AccountLockOptions = {},
-  ): Promise<{ found: true; value: T } | { found: false }> {
-    return this.#durability.ledger(
-      this.#db,
-      async (trx) => {
-        const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
-        const account = await (this.#rowLocks ? query.forUpdate() : query).executeTakeFirst();
-        if (account === undefined) return { found: false } as const;
-        return { found: true, value: await work(new SqlLockedLedger(trx, accountId)) } as const;
-      },
-      options,
-    );
-  }
-
-  async summary(accountId: string): Promise<LedgerSummary | undefined> {
-    // One statement for "does the account exist" and its totals, the hot path of every request.
-    // The newest seq is looked up by the id itself, not by `accounts.id`: uncorrelated, it is one
-    // index seek evaluated once, where PostgreSQL would re-run a correlated one per ledger row.
-    const row = await this.#db
+  // What every billed call runs, prepared once (prepared-query.ts).
+  readonly #charge = chargeStatements();
+  readonly #lockAccount;
+  readonly #recordSeconds = prepared((db, call: { accountId: string; requestId: string; seconds: number }) =>
+    db
+      .updateTable('ledger')
+      .set({ seconds: call.seconds })
+      .where('account_id', '=', call.accountId)
+      .where('request_id', '=', call.requestId)
+      .where('kind', 'in', ['charge', 'free_use']),
+  );
+  readonly #summary = prepared((db, { accountId }: { accountId: string }) =>
+    db
       .selectFrom('accounts')
       .leftJoin('ledger', (join) =>
         join.onRef('ledger.account_id', '=', 'accounts.id').on('ledger.seq', '=', (eb) =>
@@ -352,8 +336,46 @@ export class SqlLedgerRepository implements LedgerRepository {
         ),
       )
       .select(['ledger.balance_after', 'ledger.free_uses_after'])
-      .where('accounts.id', '=', accountId)
-      .executeTakeFirst();
+      .where('accounts.id', '=', accountId),
+  );
+
+  constructor(db: Kysely<Schema>, options: SqlLedgerOptions) {
+    this.#db = db;
+    this.#durability = options.durability;
+    this.#lockAccount = prepared((trx, { accountId }: { accountId: string }) => {
+      const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
+      return options.rowLocks ? query.forUpdate() : query;
+    });
+  }
+
+  async recordSeconds(accountId: string, requestId: string, seconds: number): Promise<boolean> {
+    const result = await this.#durability.bookkeeping(this.#db, (db) =>
+      this.#recordSeconds(db, { accountId, requestId, seconds }),
+    );
+    return Number(result.numAffectedRows ?? 0n) > 0;
+  }
+
+  withAccountLock<T>(
+    accountId: string,
+    work: (ledger: LockedLedger) => Promise<T>,
+    options: AccountLockOptions = {},
+  ): Promise<{ found: true; value: T } | { found: false }> {
+    return this.#durability.ledger(
+      this.#db,
+      async (trx) => {
+        const account = (await this.#lockAccount(trx, { accountId })).rows[0];
+        if (account === undefined) return { found: false } as const;
+        return { found: true, value: await work(new SqlLockedLedger(trx, accountId, this.#charge)) } as const;
+      },
+      options,
+    );
+  }
+
+  async summary(accountId: string): Promise<LedgerSummary | undefined> {
+    // One statement for "does the account exist" and its totals, the hot path of every request.
+    // The newest seq is looked up by the id itself, not by `accounts.id`: uncorrelated, it is one
+    // index seek evaluated once, where PostgreSQL would re-run a correlated one per ledger row.
+    const row = (await this.#summary(this.#db, { accountId })).rows[0];
     return row && { balance: toNumber(row.balance_after), freeUses: toNumber(row.free_uses_after) };
   }
 

@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import { flushedByCommit, type WriteDurability } from './repositories.ts';
 
@@ -119,6 +119,10 @@ export function walFlusher(
   };
 }
 
+// Compiled once: each call runs them twice or more.
+const UNFLUSHED = CompiledQuery.raw('pragma synchronous = normal');
+const FLUSHED = CompiledQuery.raw('pragma synchronous = full');
+
 /**
  * The durability of the SQLite database at `path`, its WAL flushed by `wal`; an in-memory
  * database (`':memory:'`) has nothing to flush.
@@ -130,11 +134,11 @@ export function sqliteDurability(
   if (path === ':memory:') return flushedByCommit;
   const unflushed: WriteDurability['bookkeeping'] = (kysely, write) =>
     kysely.connection().execute(async (db) => {
-      await sql`pragma synchronous = normal`.execute(db);
+      await db.executeQuery(UNFLUSHED);
       try {
         return await write(db);
       } finally {
-        await sql`pragma synchronous = full`.execute(db);
+        await db.executeQuery(FLUSHED);
       }
     });
   return {
