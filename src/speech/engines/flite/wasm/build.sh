@@ -106,6 +106,9 @@ for source in "${library[@]}"; do
   compile "$object" "$source" -I "$top/src/regex" -I "$top/src/audio" -I "$top/src/cg"
   objects+=("$object")
 done
+# Ijwi's memset, memcpy and memmove (bulk-memory.c), linked first.
+clang "${cflags[@]}" -fno-lto -fno-builtin -c "$here/bulk-memory.c" -o "$work/obj/bulk-memory.o"
+objects+=("$work/obj/bulk-memory.o")
 for voice in "${voices[@]}"; do
   for source in $(voice_sources "$voice"); do
     object="$work/obj/$(echo "$source" | tr / _ | sed 's/\.c$/.o/')"
