@@ -89,12 +89,34 @@ const PHRASE_TAIL_SECONDS = 0.06;
 /** A sample this loud (of 32767) or louder is sound, not the silence of a pause. */
 const SOUND_LEVEL = 300;
 
+// Plain loops, not findIndex with a callback: a typed array's findIndex calls it for each of a
+// clause's samples, a few per cent of Flite's whole run.
+/** The index of the first sample at or above `SOUND_LEVEL` from `from` on, or -1. */
+function firstSound(samples: Int16Array, from: number): number {
+  for (let i = from; i < samples.length; i++) {
+    const sample = samples[i] as number;
+    if (sample >= SOUND_LEVEL || sample <= -SOUND_LEVEL) return i;
+  }
+  return -1;
+}
+
+/** The index of the last sample at or above `SOUND_LEVEL` from `from` on, or -1. */
+function lastSound(samples: Int16Array, from: number): number {
+  for (let i = samples.length - 1; i >= from; i--) {
+    const sample = samples[i] as number;
+    if (sample >= SOUND_LEVEL || sample <= -SOUND_LEVEL) return i;
+  }
+  return -1;
+}
+
 /**
  * Samples handed to the sink at a time: a tenth of a second, as espeak-ng gives them; but the
  * clause's first chunk, which a listener may be waiting for, goes as soon as it sounds: the
  * lead-in and the first stretch Flite streams with a sound in it (20 ms at most).
  */
 const CHUNK_SECONDS = 0.1;
+/** The clause chunker's first buffer: a chunk and more at 16 kHz; it grows when it must. */
+const HELD_SAMPLES = 4096;
 
 /**
  * Takes a clause's samples as Flite streams them and gives the sink chunks from
@@ -106,9 +128,14 @@ const CHUNK_SECONDS = 0.1;
 class ClauseChunks {
   readonly #sink: ChunkSink;
   readonly #tailSeconds: number | undefined;
-  /** Samples not yet given to the sink: the lead-in while silent, then the chunk being filled. */
-  #pending: Int16Array[] = [];
-  #pendingLength = 0;
+  /**
+   * Samples not yet given to the sink, `#held[#start..#end)`: the lead-in while silent, then the
+   * chunk being filled. One buffer, grown when it must, that Flite's samples are copied into
+   * once: not a copy of each stretch kept in a list, which allocated 50 arrays an audio second.
+   */
+  #held = new Int16Array(HELD_SAMPLES);
+  #start = 0;
+  #end = 0;
   #sounded = false;
   /** How many of the samples held, at their end, came after the last sound. */
   #quiet = 0;
@@ -124,29 +151,28 @@ class ClauseChunks {
     let from = 0;
     const wasSounded = this.#sounded;
     if (!this.#sounded) {
-      const first = samples.findIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
+      const first = firstSound(samples, 0);
       const leadIn = Math.round(LEAD_IN_SECONDS * sampleRate);
       if (first === -1) {
-        this.#hold(samples.slice(Math.max(0, samples.length - leadIn)));
-        this.#dropBefore(leadIn);
+        this.#hold(samples, Math.max(0, samples.length - leadIn));
+        this.#keepLast(leadIn);
         return true;
       }
       this.#sounded = true;
       from = Math.max(0, first - leadIn);
-      this.#dropBefore(leadIn - (first - from));
+      this.#keepLast(leadIn - (first - from));
     }
-    const sound = samples.slice(from);
-    this.#hold(sound);
+    this.#hold(samples, from);
     this.#sampleRate = sampleRate;
-    const lastSound = sound.findLastIndex((sample) => Math.abs(sample) >= SOUND_LEVEL);
-    this.#quiet = lastSound === -1 ? this.#quiet + sound.length : sound.length - 1 - lastSound;
+    const last = lastSound(samples, from);
+    this.#quiet = last === -1 ? this.#quiet + samples.length - from : samples.length - 1 - last;
     const heldBack = this.#tailSeconds === undefined ? 0 : this.#quiet;
-    if (!wasSounded && this.#pendingLength > heldBack) {
-      this.#sink.push(this.#drain(this.#pendingLength - heldBack));
+    if (!wasSounded && this.#length > heldBack) {
+      this.#sink.push(this.#drain(this.#length - heldBack));
       if (this.#sink.cancelled()) return false;
     }
     const chunk = Math.round(sampleRate * CHUNK_SECONDS);
-    while (this.#pendingLength - heldBack >= chunk) {
+    while (this.#length - heldBack >= chunk) {
       this.#sink.push(this.#drain(chunk));
       if (this.#sink.cancelled()) return false;
     }
@@ -159,33 +185,40 @@ class ClauseChunks {
       this.#tailSeconds === undefined
         ? this.#quiet
         : Math.min(this.#quiet, Math.round(this.#tailSeconds * this.#sampleRate));
-    const length = this.#pendingLength - this.#quiet + tail;
+    const length = this.#length - this.#quiet + tail;
     if (this.#sounded && length > 0 && !this.#sink.cancelled()) this.#sink.push(this.#drain(length));
   }
 
-  #hold(samples: Int16Array): void {
-    this.#pending.push(samples);
-    this.#pendingLength += samples.length;
+  get #length(): number {
+    return this.#end - this.#start;
+  }
+
+  /** Holds `samples` from `from` on, after what is held. */
+  #hold(samples: Int16Array, from: number): void {
+    const length = samples.length - from;
+    if (this.#end + length > this.#held.length) {
+      const held = this.#held.subarray(this.#start, this.#end);
+      const room = this.#held.length >= 2 * (held.length + length) ? this.#held : null;
+      const into = room ?? new Int16Array(2 * (held.length + length));
+      into.set(held, 0);
+      this.#held = into;
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    this.#held.set(from === 0 ? samples : samples.subarray(from), this.#end);
+    this.#end += length;
   }
 
   /** Keeps only the last `keep` samples held (the lead-in before a sound still to come). */
-  #dropBefore(keep: number): void {
-    if (this.#pendingLength > keep) this.#drain(this.#pendingLength - Math.max(0, keep));
+  #keepLast(keep: number): void {
+    this.#start = Math.max(this.#start, this.#end - Math.max(0, keep));
   }
 
   /** The first `length` samples held, removed from the hold. */
   #drain(length: number): Int16Array {
-    const out = new Int16Array(length);
-    let at = 0;
-    while (at < length) {
-      const head = this.#pending[0] as Int16Array;
-      const used = Math.min(head.length, length - at);
-      out.set(head.subarray(0, used), at);
-      at += used;
-      if (used === head.length) this.#pending.shift();
-      else this.#pending[0] = head.subarray(used);
-    }
-    this.#pendingLength -= length;
+    const out = this.#held.slice(this.#start, this.#start + length);
+    this.#start += length;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
     return out;
   }
 }
