@@ -9,6 +9,7 @@ import {
   FliteRunner,
 } from '../../../src/speech/engines/flite/wasi-runner.ts';
 import { rewriteFlite } from '../../../src/speech/engines/flite/wasm-binary.ts';
+import { voicedShare } from '../../helpers/audio-analysis.ts';
 
 // The runner keeps one Flite instance and puts it back into its first state before each run:
 // whatever ran before, a run must give the bytes a brand-new instance gives.
@@ -140,6 +141,47 @@ describe('Flite runner', () => {
         return true;
       });
       assert.equal(again, written.length, voice);
+    }
+  });
+
+  it("speaks sentences alone and together as long as Flite's own code did: what it keeps per HMM state or segment stays with its state, segment and sentence", () => {
+    // The clustergen voices keep a duration tree's answers for a segment's states, and a
+    // frame's place in its state, phone and phrase for the state's frames (wasm/patches/24,
+    // 25). Flite speaks each sentence of a text as an utterance of its own, one after another
+    // in the run: kept into the next segment, state or sentence, they would give it other
+    // durations. The lengths, in samples, are those of the build of patches 01-20 (the same
+    // as the npm build's before it), within one 5 ms frame.
+    const runner = new FliteRunner(module);
+    const sentences = [
+      'The consultation fee is five thousand Rwandan francs.',
+      'Please arrive fifteen minutes before your appointment.',
+      'Thank you.',
+    ];
+    const recorded: Readonly<Record<string, readonly number[]>> = {
+      slt: [72_480, 50_720, 18_400, 132_160],
+      rms: [78_960, 55_200, 16_960, 145_920],
+    };
+    const frame = 80;
+    for (const [voice, lengths] of Object.entries(recorded)) {
+      const spoken = (text: string) => {
+        const parts: Int16Array[] = [];
+        runner.stream(say(voice, text), (samples) => {
+          parts.push(samples.slice());
+          return true;
+        });
+        return Int16Array.from(parts.flatMap((part) => [...part]));
+      };
+      const runs = [...sentences, sentences.join(' ')].map(spoken);
+      runs.forEach((samples, i) => {
+        const label = `${voice}, ${i < sentences.length ? `sentence ${i + 1}` : 'together'}`;
+        const expected = lengths[i] ?? 0;
+        assert.ok(
+          Math.abs(samples.length - expected) <= frame,
+          `${label}: ${samples.length}, not ${expected}`,
+        );
+        // Speech, not silence: a third of its 20 ms windows or more are loud.
+        assert.ok(voicedShare(samples, 16_000) > 0.3, `${label}: speech, not silence`);
+      });
     }
   });
 
