@@ -3,13 +3,131 @@ import {
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
+  type QueryResult,
+  SelectQueryNode,
   SqliteAdapter,
   type SqliteDatabase,
   SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
   type SqliteStatement,
 } from 'kysely';
+import type { DirectLane } from './prepared-query.ts';
+import { translateUnavailable, type UnavailableRule } from './unavailable-dialect.ts';
+
+function resultOf<R>(statement: SqliteStatement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return {
+    numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+    insertId: lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+    rows: [],
+  };
+}
+
+/**
+ * The one connection of a SQLite database, and who holds it. kysely holds it for each query, and
+ * for the whole of a transaction or a `connection()` scope, through the driver below, one holder
+ * at a time in the order they asked. Every statement runs on the request thread and to its end
+ * before anything else runs (better-sqlite3 is synchronous), so a statement run while nobody
+ * holds the connection needs no turn: `tryRun` runs it at once, without kysely's executor (the
+ * executor's promises and closures were about 6 KB and 10 µs a statement, more than SQLite takes
+ * to run a call's short reads; prepared-query.ts). `exclusive` holds the connection for a piece of
+ * work that runs to its end at once (a bookkeeping write between its two pragmas), and the
+ * statements that work runs go straight to SQLite too.
+ */
+export class SqliteLane implements DirectLane {
+  readonly #database: SqliteDatabase;
+  readonly #isUnavailable: UnavailableRule;
+  #held = false;
+  #exclusive = false;
+  #closed = false;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(database: SqliteDatabase, isUnavailable: UnavailableRule) {
+    this.#database = database;
+    this.#isUnavailable = isUnavailable;
+  }
+
+  /** Nobody holds the connection (and the database is open). */
+  get free(): boolean {
+    return !this.#held && !this.#closed;
+  }
+
+  /** Resolves once the caller holds the connection; the holders take turns in the order they asked. */
+  lock(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Gives the connection to the next in line, or leaves it free. */
+  unlock(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#held = false;
+    else next();
+  }
+
+  /** Runs `sql` on the connection as kysely's SQLite driver would, its errors as they are. */
+  run<R>(sql: string, parameters: readonly unknown[] = []): QueryResult<R> {
+    return resultOf<R>(this.#database.prepare(sql), parameters);
+  }
+
+  /** The rows of the select `sql`, one by one, as kysely's SQLite driver streams them. */
+  iterate(sql: string, parameters: readonly unknown[]): IterableIterator<unknown> {
+    return this.#database.prepare(sql).iterate(parameters);
+  }
+
+  tryRun<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> | undefined {
+    if (!this.#exclusive && !this.free) return undefined;
+    try {
+      return Promise.resolve(this.run<R>(sql, parameters));
+    } catch (error) {
+      return Promise.reject(translateUnavailable(error, this.#isUnavailable));
+    }
+  }
+
+  /**
+   * `work` run with the connection held, its statements run at once (`tryRun`); only the
+   * statements it runs before it returns, so work that awaits first runs the rest in turn, as any
+   * query does. Call only when `free`.
+   */
+  exclusive<T>(work: () => T): T {
+    if (!this.free) throw new Error('the SQLite connection is held');
+    this.#held = true;
+    this.#exclusive = true;
+    try {
+      return work();
+    } finally {
+      this.#exclusive = false;
+      this.unlock();
+    }
+  }
+
+  /** Errors of `run` as the store reports them (an outage as `StoreUnavailableError`). */
+  translate(error: unknown): unknown {
+    return translateUnavailable(error, this.#isUnavailable);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#database.close();
+  }
+}
+
+class LaneConnection implements DatabaseConnection {
+  constructor(readonly lane: SqliteLane) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return Promise.resolve(this.lane.run<R>(query.sql, query.parameters));
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query))
+      throw new Error('Sqlite driver only supports streaming of select queries');
+    for (const row of this.lane.iterate(query.sql, query.parameters)) yield { rows: [row as R] };
+  }
+}
 
 // The one SQLite-only trick of the store, kept here. kysely's SQLite driver opens transactions with
 // a plain (deferred) BEGIN, which takes the write lock only at the first write: two connections can
@@ -17,10 +135,42 @@ import {
 // does not retry in WAL mode). BEGIN IMMEDIATE takes the write lock before the first read, so
 // read-decide-write transactions queue up behind each other instead. Within one process kysely
 // already runs one transaction at a time on its single connection; this covers several processes
-// sharing the file.
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+// sharing the file. The connection is held through the lane (`SqliteLane`), so that a statement
+// run while nobody holds it may skip kysely.
+class ImmediateSqliteDriver implements Driver {
+  readonly #lane: SqliteLane;
+  readonly #connection: LaneConnection;
+
+  constructor(lane: SqliteLane) {
+    this.#lane = lane;
+    this.#connection = new LaneConnection(lane);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lane.lock();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#lane.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    this.#lane.close();
   }
 }
 
@@ -75,26 +225,20 @@ export function reusingStatements(database: SqliteDatabase, capacity = STATEMENT
 
 /**
  * kysely's SQLite dialect with transactions that start with BEGIN IMMEDIATE, migrations that run
- * inside them, and prepared statements reused (`reusingStatements`).
+ * inside them, prepared statements reused (`reusingStatements`), and the connection held through
+ * `lane`, whose errors are reported by `isUnavailable` as the driver's are (unavailable-dialect.ts).
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+  readonly lane: SqliteLane;
 
-  constructor(config: SqliteDialectConfig) {
-    const { database } = config;
-    const reusing: SqliteDialectConfig = {
-      ...config,
-      database:
-        typeof database === 'function'
-          ? async () => reusingStatements(await database())
-          : reusingStatements(database),
-    };
-    super(reusing);
-    this.#config = reusing;
+  constructor(config: { readonly database: SqliteDatabase; readonly isUnavailable: UnavailableRule }) {
+    const database = reusingStatements(config.database);
+    super({ database });
+    this.lane = new SqliteLane(database, config.isUnavailable);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.lane);
   }
 
   override createAdapter(): DialectAdapter {

@@ -2,6 +2,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { CompiledQuery } from 'kysely';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import { flushedByCommit, type WriteDurability } from './repositories.ts';
+import type { SqliteLane } from './sqlite-dialect.ts';
 
 // The embedded database runs with synchronous=FULL (sqlite-database.ts): every commit is flushed
 // to disk before it returns. better-sqlite3 flushes on the request thread, which then waits
@@ -125,11 +126,14 @@ const FLUSHED = CompiledQuery.raw('pragma synchronous = full');
 
 /**
  * The durability of the SQLite database at `path`, its WAL flushed by `wal`; an in-memory
- * database (`':memory:'`) has nothing to flush.
+ * database (`':memory:'`) has nothing to flush. With the database's `lane` (sqlite-dialect.ts), a
+ * bookkeeping write made while nobody holds the connection is run at once, between its pragmas,
+ * without kysely's executor: the same three statements, with nothing else between them.
  */
 export function sqliteDurability(
   path: string,
   wal: FileFlusher = walFlusher(`${path}-wal`),
+  lane?: SqliteLane,
 ): WriteDurability {
   if (path === ':memory:') return flushedByCommit;
   const unflushed: WriteDurability['bookkeeping'] = (kysely, write) =>
@@ -141,8 +145,25 @@ export function sqliteDurability(
         await db.executeQuery(FLUSHED);
       }
     });
+  const bookkeeping: WriteDurability['bookkeeping'] = (kysely, write) => {
+    if (lane === undefined || !lane.free) return unflushed(kysely, write);
+    // The write's statements run before it returns (prepared queries take the lane at once); one
+    // that awaits first runs the rest in turn after FLUSHED, flushed by SQLite as it commits.
+    try {
+      return lane.exclusive(() => {
+        lane.run(UNFLUSHED.sql);
+        try {
+          return write(kysely);
+        } finally {
+          lane.run(FLUSHED.sql);
+        }
+      });
+    } catch (error) {
+      return Promise.reject(lane.translate(error));
+    }
+  };
   return {
-    bookkeeping: unflushed,
+    bookkeeping,
     async ledger(kysely, work, options) {
       // After a failed flush nothing in the ledger can be confirmed durable: no charge is taken
       // (the caller answers 503 `not_ready`, and a load balancer's health check drains us).
