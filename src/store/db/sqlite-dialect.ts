@@ -1,17 +1,22 @@
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type Dialect,
   type DialectAdapter,
   type Driver,
+  Kysely,
   type QueryResult,
   SelectQueryNode,
   SqliteAdapter,
   type SqliteDatabase,
   SqliteDialect,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
   type SqliteStatement,
 } from 'kysely';
-import type { DirectLane } from './prepared-query.ts';
-import { translateUnavailable, type UnavailableRule } from './unavailable-dialect.ts';
+import { type DirectLane, runDirectly } from './prepared-query.ts';
+import type { Schema } from './schema.ts';
+import { reportingUnavailable, translateUnavailable, type UnavailableRule } from './unavailable-dialect.ts';
 
 function resultOf<R>(statement: SqliteStatement, parameters: readonly unknown[]): QueryResult<R> {
   if (statement.reader) return { rows: statement.all(parameters) as R[] };
@@ -32,7 +37,8 @@ function resultOf<R>(statement: SqliteStatement, parameters: readonly unknown[])
  * executor's promises and closures were about 6 KB and 10 µs a statement, more than SQLite takes
  * to run a call's short reads; prepared-query.ts). `exclusive` holds the connection for a piece of
  * work that runs to its end at once (a bookkeeping write between its two pragmas), and the
- * statements that work runs go straight to SQLite too.
+ * statements that work runs go straight to SQLite too; `transaction` holds it for a transaction,
+ * whose work queries through `owner`, straight to SQLite as well.
  */
 export class SqliteLane implements DirectLane {
   readonly #database: SqliteDatabase;
@@ -40,11 +46,30 @@ export class SqliteLane implements DirectLane {
   #held = false;
   #exclusive = false;
   #closed = false;
+  /** A `transaction`'s work is running: `owner` may use the connection. */
+  #inTransaction = false;
   readonly #waiting: (() => void)[] = [];
+  /**
+   * The kysely instance a `transaction`'s work is given: its queries run on the connection the
+   * transaction holds, at once; outside that work they fail.
+   */
+  readonly owner: Kysely<Schema>;
 
   constructor(database: SqliteDatabase, isUnavailable: UnavailableRule) {
     this.#database = database;
     this.#isUnavailable = isUnavailable;
+    this.owner = new Kysely<Schema>({ dialect: reportingUnavailable(new OwnerDialect(this), isUnavailable) });
+    runDirectly(this.owner, {
+      tryRun: <R>(sql: string, parameters: readonly unknown[]) =>
+        this.#inTransaction
+          ? this.#runNow<R>(sql, parameters)
+          : Promise.reject<QueryResult<R>>(new Error('the SQLite transaction has ended')),
+    });
+  }
+
+  /** Whether `owner` may use the connection now. */
+  get inTransaction(): boolean {
+    return this.#inTransaction;
   }
 
   /** Nobody holds the connection (and the database is open). */
@@ -80,10 +105,47 @@ export class SqliteLane implements DirectLane {
 
   tryRun<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> | undefined {
     if (!this.#exclusive && !this.free) return undefined;
+    return this.#runNow(sql, parameters);
+  }
+
+  #runNow<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     try {
       return Promise.resolve(this.run<R>(sql, parameters));
     } catch (error) {
       return Promise.reject(translateUnavailable(error, this.#isUnavailable));
+    }
+  }
+
+  /**
+   * `work` in a transaction on the connection, held from start to end, as kysely runs one: BEGIN
+   * IMMEDIATE, then COMMIT, or ROLLBACK when the work or the commit fails; `before` and `after`
+   * run around it (the durability's pragmas), `after` whatever happened. The work queries
+   * through `owner`. Call only when `free`.
+   */
+  async transaction<T>(work: (db: Kysely<Schema>) => Promise<T>, before: string, after: string): Promise<T> {
+    if (!this.free) throw new Error('the SQLite connection is held');
+    this.#held = true;
+    this.#inTransaction = true;
+    try {
+      this.run(before);
+      try {
+        this.run('begin immediate');
+        try {
+          const result = await work(this.owner);
+          this.run('commit');
+          return result;
+        } catch (error) {
+          this.run('rollback');
+          throw error;
+        }
+      } finally {
+        this.run(after);
+      }
+    } catch (error) {
+      throw this.translate(error);
+    } finally {
+      this.#inTransaction = false;
+      this.unlock();
     }
   }
 
@@ -116,9 +178,19 @@ export class SqliteLane implements DirectLane {
 }
 
 class LaneConnection implements DatabaseConnection {
-  constructor(readonly lane: SqliteLane) {}
+  /** For `SqliteLane.owner`: only while its transaction runs. */
+  readonly #whileInTransaction: boolean;
+
+  constructor(
+    readonly lane: SqliteLane,
+    whileInTransaction = false,
+  ) {
+    this.#whileInTransaction = whileInTransaction;
+  }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#whileInTransaction && !this.lane.inTransaction)
+      return Promise.reject(new Error('the SQLite transaction has ended'));
     return Promise.resolve(this.lane.run<R>(query.sql, query.parameters));
   }
 
@@ -126,6 +198,59 @@ class LaneConnection implements DatabaseConnection {
     if (!SelectQueryNode.is(query.query))
       throw new Error('Sqlite driver only supports streaming of select queries');
     for (const row of this.lane.iterate(query.sql, query.parameters)) yield { rows: [row as R] };
+  }
+}
+
+// The driver of `SqliteLane.owner`: the connection its transaction holds, while it holds it.
+class OwnerDriver implements Driver {
+  readonly #connection: LaneConnection;
+
+  constructor(lane: SqliteLane) {
+    this.#connection = new LaneConnection(lane, true);
+  }
+
+  async init(): Promise<void> {}
+
+  // Handed over always (a failure to get a connection reads as an outage, unavailable-dialect.ts);
+  // its queries fail once the transaction has ended.
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#connection;
+  }
+
+  async beginTransaction(): Promise<void> {
+    throw new Error('a transaction is already open');
+  }
+
+  async commitTransaction(): Promise<void> {
+    throw new Error('the transaction commits at the end of its work');
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    throw new Error('the transaction rolls back when its work fails');
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {}
+}
+
+class OwnerDialect implements Dialect {
+  constructor(readonly lane: SqliteLane) {}
+
+  createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+
+  createDriver(): Driver {
+    return new OwnerDriver(this.lane);
+  }
+
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
   }
 }
 

@@ -127,8 +127,9 @@ const FLUSHED = CompiledQuery.raw('pragma synchronous = full');
 /**
  * The durability of the SQLite database at `path`, its WAL flushed by `wal`; an in-memory
  * database (`':memory:'`) has nothing to flush. With the database's `lane` (sqlite-dialect.ts), a
- * bookkeeping write made while nobody holds the connection is run at once, between its pragmas,
- * without kysely's executor: the same three statements, with nothing else between them.
+ * bookkeeping write or a ledger transaction begun while nobody holds the connection runs on it
+ * without kysely's executor (`SqliteLane.exclusive`, `SqliteLane.transaction`): the same
+ * statements in the same order, the connection held from the first pragma to the last.
  */
 export function sqliteDurability(
   path: string,
@@ -168,7 +169,10 @@ export function sqliteDurability(
       // After a failed flush nothing in the ledger can be confirmed durable: no charge is taken
       // (the caller answers 503 `not_ready`, and a load balancer's health check drains us).
       if (wal.failed) throw new StoreUnavailableError('database', 'a flush to disk failed');
-      const value = await unflushed(kysely, (db) => db.transaction().execute(work));
+      const value =
+        lane?.free === true
+          ? await lane.transaction(work, UNFLUSHED.sql, FLUSHED.sql)
+          : await unflushed(kysely, (db) => db.transaction().execute(work));
       const flushed = wal.flush();
       // Not awaited, its failure has no caller to go to; it fails every later flush (see
       // `walFlusher`), so no top-up or refund is confirmed after it.

@@ -174,6 +174,113 @@ describe('the SQLite lane', () => {
     }
   });
 
+  it('runs a ledger transaction on the connection, unflushed, and commits it', async () => {
+    const { kysely, lane, durability } = open('ledger.sqlite');
+    try {
+      await kysely
+        .insertInto('accounts')
+        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
+      const order: string[] = [];
+      const value = await durability.ledger(
+        kysely,
+        async (trx) => {
+          assert.equal(lane.free, false);
+          const during = (await mode(trx, {})).rows[0]?.mode;
+          await rename(trx, { id: 'a', name: 'B' });
+          // A query of the database itself waits for the commit, and sees it.
+          void names(kysely, {}).then((result) => order.push(`read ${result.rows[0]?.name}`));
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          // Not a prepared query: kysely's executor, on the same connection.
+          const rows = await trx.selectFrom('accounts').select('name').execute();
+          order.push('work done');
+          return { during, rows };
+        },
+        { beforeFlushed: true },
+      );
+      assert.equal(value.during, NORMAL);
+      assert.deepEqual(value.rows, [{ name: 'B' }]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(order, ['work done', 'read B']);
+      assert.equal((await mode(kysely, {})).rows[0]?.mode, FULL);
+      assert.equal(lane.free, true);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it('rolls a failed ledger transaction back, and refuses its kysely instance once it has ended', async () => {
+    const { kysely, lane, durability } = open('ledger-failed.sqlite');
+    try {
+      await kysely
+        .insertInto('accounts')
+        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
+      let kept: Kysely<Schema> | undefined;
+      await assert.rejects(
+        durability.ledger(
+          kysely,
+          async (trx) => {
+            kept = trx;
+            await rename(trx, { id: 'a', name: 'B' });
+            throw new Error('work failed');
+          },
+          {},
+        ),
+        /work failed/,
+      );
+      assert.deepEqual((await names(kysely, {})).rows, [{ name: 'A' }], 'nothing of it was kept');
+      assert.equal((await mode(kysely, {})).rows[0]?.mode, FULL);
+      assert.equal(lane.free, true);
+      assert.ok(kept);
+      const ended = kept;
+      await assert.rejects(async () => rename(ended, { id: 'a', name: 'C' }), /transaction has ended/);
+      await assert.rejects(
+        async () => ended.selectFrom('accounts').selectAll().execute(),
+        /transaction has ended/,
+      );
+      assert.deepEqual((await names(kysely, {})).rows, [{ name: 'A' }]);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it('makes a ledger transaction wait its turn while a bookkeeping scope holds the connection', async () => {
+    const { kysely, durability } = open('ledger-held.sqlite');
+    try {
+      await kysely
+        .insertInto('accounts')
+        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const order: string[] = [];
+      const scope = kysely.connection().execute(async () => {
+        await gate;
+        order.push('scope');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const ledger = durability.ledger(
+        kysely,
+        async (trx) => {
+          order.push('ledger');
+          return (await mode(trx, {})).rows[0]?.mode;
+        },
+        {},
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(order, []);
+      release();
+      await scope;
+      assert.equal(await ledger, NORMAL);
+      assert.deepEqual(order, ['scope', 'ledger']);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
   it('reports a write lock held past the busy timeout as the store being unavailable', async () => {
     const path = join(dir, 'busy.sqlite');
     const db = await openSqliteDatabase(path, { busyTimeoutMs: 50 });
