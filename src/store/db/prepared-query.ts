@@ -20,9 +20,10 @@ export interface DirectLane {
   tryRun<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> | undefined;
 }
 
-// The root kysely instance of each database that has a lane; a transaction's or a `connection()`
-// scope's instance is another object, so its statements take the executor, on the connection that
-// scope holds.
+// The root kysely instance of each database that has a lane, and the lane's own instance for the
+// transactions it runs (`SqliteLane.owner`); a kysely transaction's or `connection()` scope's
+// instance is another object, so its statements take the executor, on the connection that scope
+// holds.
 const lanes = new WeakMap<Kysely<Schema>, DirectLane>();
 
 /** Prepared queries run on `db` (the instance itself, not its transactions) take `lane` when they can. */

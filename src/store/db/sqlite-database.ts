@@ -86,7 +86,8 @@ export async function openSqliteDatabase(
     throw error;
   }
   // No row locks: SQLite's immediate transactions already serialise every writer (sqlite-dialect.ts).
-  // A call's prepared queries and bookkeeping writes skip kysely's executor when they can (prepared-query.ts).
+  // A call's prepared queries, bookkeeping writes and ledger transactions skip kysely's executor
+  // when nobody holds the connection (sqlite-dialect.ts).
   runDirectly(kysely, dialect.lane);
   const durability = sqliteDurability(path, walFlusher(`${path}-wal`, options.datasync), dialect.lane);
   if (path === ':memory:') return sqlDatabase(kysely, { rowLocks: false, durability });
