@@ -10,6 +10,7 @@ import {
 } from '../../accounts/dictionary-repository.ts';
 import { phraseKey } from '../../speech/text/lexicon.ts';
 import type { LanguageCode } from '../../speech/text/verbalizer.ts';
+import { prepared } from './prepared-query.ts';
 import type { PronunciationDictionariesTable, PronunciationEntriesTable, Schema } from './schema.ts';
 
 type Refused = Extract<DictionaryWrite, { ok: false }>;
@@ -55,6 +56,16 @@ export class SqlDictionaryRepository implements DictionaryRepository {
   readonly #db: Kysely<Schema>;
   readonly #rowLocks: boolean;
 
+  // Every call's look-up of the one dictionary it speaks with (prepared-query.ts); a list of
+  // several, which a prepared query cannot bind, is built each time.
+  readonly #versionOf = prepared((db, { accountId, id }: { accountId: string; id: string }) =>
+    db
+      .selectFrom('pronunciation_dictionaries')
+      .select(['id', 'version', 'first_version'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id),
+  );
+
   constructor(db: Kysely<Schema>, options: { rowLocks: boolean }) {
     this.#db = db;
     this.#rowLocks = options.rowLocks;
@@ -84,12 +95,16 @@ export class SqlDictionaryRepository implements DictionaryRepository {
     ids: readonly string[],
   ): Promise<Map<string, { version: number; firstVersion: number }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.#db
-      .selectFrom('pronunciation_dictionaries')
-      .select(['id', 'version', 'first_version'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
+    const [only] = ids;
+    const rows =
+      ids.length === 1 && only !== undefined
+        ? (await this.#versionOf(this.#db, { accountId, id: only })).rows
+        : await this.#db
+            .selectFrom('pronunciation_dictionaries')
+            .select(['id', 'version', 'first_version'])
+            .where('account_id', '=', accountId)
+            .where('id', 'in', ids)
+            .execute();
     return new Map(
       rows.map((r) => [r.id, { version: Number(r.version), firstVersion: Number(r.first_version) }]),
     );

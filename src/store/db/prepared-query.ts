@@ -5,10 +5,31 @@ import type { Schema } from './schema.ts';
 // seconds it was heard), and kysely builds each as a tree of frozen nodes and compiles it to SQL
 // again on every run: about 25 µs and several KB of garbage a statement, where SQLite runs one of
 // them in under 10 µs. A prepared query is built and compiled once, at its first run, and each
-// run after that only binds its values.
+// run after that only binds its values. On SQLite, a run while nobody holds the database's one
+// connection goes straight to it (`DirectLane`, sqlite-dialect.ts), without kysely's executor.
 
 /** A value bound to one placeholder of a prepared query (a list, as `in` takes, is not one). */
 export type QueryValue = string | number | null;
+
+/**
+ * A way to a database's connection that skips kysely's executor: `tryRun` runs the statement at
+ * once and settles with what the executor would (its errors reported as the driver's are), or
+ * gives undefined when the connection is held and the statement must take its turn.
+ */
+export interface DirectLane {
+  tryRun<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> | undefined;
+}
+
+// The root kysely instance of each database that has a lane, and the lane's own instance for the
+// transactions it runs (`SqliteLane.owner`); a kysely transaction's or `connection()` scope's
+// instance is another object, so its statements take the executor, on the connection that scope
+// holds.
+const lanes = new WeakMap<Kysely<Schema>, DirectLane>();
+
+/** Prepared queries run on `db` (the instance itself, not its transactions) take `lane` when they can. */
+export function runDirectly(db: Kysely<Schema>, lane: DirectLane): void {
+  lanes.set(db, lane);
+}
 
 /** Runs a prepared query on `db` (the database, or a transaction on it) with its values. */
 export type PreparedQuery<Values extends Readonly<Record<string, QueryValue>>, Row> = (
@@ -49,6 +70,7 @@ export function prepared<Values extends Readonly<Record<string, QueryValue>>, Ro
     }
     const { query, slots } = compiled;
     const parameters = slots.map((name, at) => (name === undefined ? query.parameters[at] : values[name]));
-    return db.executeQuery<Row>({ ...query, parameters });
+    const direct = lanes.get(db)?.tryRun<Row>(query.sql, parameters);
+    return direct ?? db.executeQuery<Row>({ ...query, parameters });
   };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type {
   AccountLockOptions,
   AccountRecord,
@@ -36,7 +36,7 @@ export interface WriteDurability {
    */
   ledger<T>(
     db: Kysely<Schema>,
-    work: (trx: Transaction<Schema>) => Promise<T>,
+    work: (trx: Kysely<Schema>) => Promise<T>,
     options: AccountLockOptions,
   ): Promise<T>;
   /** For the health check: true, or a short reason when a write may not have reached the disk. */
@@ -225,14 +225,14 @@ interface Totals {
 }
 
 class SqlLockedLedger implements LockedLedger {
-  readonly #trx: Transaction<Schema>;
+  readonly #trx: Kysely<Schema>;
   readonly #accountId: string;
   readonly #statements: ChargeStatements;
   // The newest entry's totals, once read: nobody else can append while the account is locked, so
   // `append` after `summary` needs no second read.
   #totals: Totals | undefined;
 
-  constructor(trx: Transaction<Schema>, accountId: string, statements: ChargeStatements) {
+  constructor(trx: Kysely<Schema>, accountId: string, statements: ChargeStatements) {
     this.#trx = trx;
     this.#accountId = accountId;
     this.#statements = statements;

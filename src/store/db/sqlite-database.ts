@@ -6,6 +6,7 @@ import { Kysely } from 'kysely';
 import { errorCode } from '../error-code.ts';
 import type { Database } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
+import { runDirectly } from './prepared-query.ts';
 import type { Schema } from './schema.ts';
 import { sqlDatabase } from './sql-database.ts';
 import { type CheckpointPolicy, startCheckpointer } from './sqlite-checkpointer.ts';
@@ -76,9 +77,8 @@ export async function openSqliteDatabase(
     sqlite.close();
     throw error;
   }
-  const kysely = new Kysely<Schema>({
-    dialect: reportingUnavailable(new ImmediateSqliteDialect({ database: sqlite }), busy),
-  });
+  const dialect = new ImmediateSqliteDialect({ database: sqlite, isUnavailable: busy });
+  const kysely = new Kysely<Schema>({ dialect: reportingUnavailable(dialect, busy) });
   try {
     await migrateToLatest(kysely as Kysely<unknown>);
   } catch (error) {
@@ -86,10 +86,10 @@ export async function openSqliteDatabase(
     throw error;
   }
   // No row locks: SQLite's immediate transactions already serialise every writer (sqlite-dialect.ts).
-  const durability =
-    options.datasync === undefined
-      ? sqliteDurability(path)
-      : sqliteDurability(path, walFlusher(`${path}-wal`, options.datasync));
+  // A call's prepared queries, bookkeeping writes and ledger transactions skip kysely's executor
+  // when nobody holds the connection (sqlite-dialect.ts).
+  runDirectly(kysely, dialect.lane);
+  const durability = sqliteDurability(path, walFlusher(`${path}-wal`, options.datasync), dialect.lane);
   if (path === ':memory:') return sqlDatabase(kysely, { rowLocks: false, durability });
   const checkpointer = startCheckpointer(path, busyTimeoutMs, options.checkpoint, () =>
     sqlite.pragma('wal_autocheckpoint = 1000'),

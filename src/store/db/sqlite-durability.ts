@@ -2,6 +2,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { CompiledQuery } from 'kysely';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import { flushedByCommit, type WriteDurability } from './repositories.ts';
+import type { SqliteLane } from './sqlite-dialect.ts';
 
 // The embedded database runs with synchronous=FULL (sqlite-database.ts): every commit is flushed
 // to disk before it returns. better-sqlite3 flushes on the request thread, which then waits
@@ -125,11 +126,15 @@ const FLUSHED = CompiledQuery.raw('pragma synchronous = full');
 
 /**
  * The durability of the SQLite database at `path`, its WAL flushed by `wal`; an in-memory
- * database (`':memory:'`) has nothing to flush.
+ * database (`':memory:'`) has nothing to flush. With the database's `lane` (sqlite-dialect.ts), a
+ * bookkeeping write or a ledger transaction begun while nobody holds the connection runs on it
+ * without kysely's executor (`SqliteLane.exclusive`, `SqliteLane.transaction`): the same
+ * statements in the same order, the connection held from the first pragma to the last.
  */
 export function sqliteDurability(
   path: string,
   wal: FileFlusher = walFlusher(`${path}-wal`),
+  lane?: SqliteLane,
 ): WriteDurability {
   if (path === ':memory:') return flushedByCommit;
   const unflushed: WriteDurability['bookkeeping'] = (kysely, write) =>
@@ -141,13 +146,33 @@ export function sqliteDurability(
         await db.executeQuery(FLUSHED);
       }
     });
+  const bookkeeping: WriteDurability['bookkeeping'] = (kysely, write) => {
+    if (lane === undefined || !lane.free) return unflushed(kysely, write);
+    // The write's statements run before it returns (prepared queries take the lane at once); one
+    // that awaits first runs the rest in turn after FLUSHED, flushed by SQLite as it commits.
+    try {
+      return lane.exclusive(() => {
+        lane.run(UNFLUSHED.sql);
+        try {
+          return write(kysely);
+        } finally {
+          lane.run(FLUSHED.sql);
+        }
+      });
+    } catch (error) {
+      return Promise.reject(lane.translate(error));
+    }
+  };
   return {
-    bookkeeping: unflushed,
+    bookkeeping,
     async ledger(kysely, work, options) {
       // After a failed flush nothing in the ledger can be confirmed durable: no charge is taken
       // (the caller answers 503 `not_ready`, and a load balancer's health check drains us).
       if (wal.failed) throw new StoreUnavailableError('database', 'a flush to disk failed');
-      const value = await unflushed(kysely, (db) => db.transaction().execute(work));
+      const value =
+        lane?.free === true
+          ? await lane.transaction(work, UNFLUSHED.sql, FLUSHED.sql)
+          : await unflushed(kysely, (db) => db.transaction().execute(work));
       const flushed = wal.flush();
       // Not awaited, its failure has no caller to go to; it fails every later flush (see
       // `walFlusher`), so no top-up or refund is confirmed after it.

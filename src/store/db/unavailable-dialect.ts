@@ -22,7 +22,7 @@ export type UnavailableRule = (error: unknown) => boolean;
 // Every call into the driver goes through here, so every repository, transaction and migration
 // reports an outage the same way without knowing the driver: as a StoreUnavailableError, which
 // the HTTP edge turns into 503. Other errors (constraint violations, bugs) pass through untouched.
-function translate(error: unknown, isUnavailable: UnavailableRule): unknown {
+export function translateUnavailable(error: unknown, isUnavailable: UnavailableRule): unknown {
   if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
   return new StoreUnavailableError('database', withErrorCode('unreachable', error), { cause: error });
 }
@@ -31,7 +31,7 @@ async function guarded<T>(isUnavailable: UnavailableRule, work: () => Promise<T>
   try {
     return await work();
   } catch (error) {
-    throw translate(error, isUnavailable);
+    throw translateUnavailable(error, isUnavailable);
   }
 }
 
@@ -49,7 +49,7 @@ class GuardedConnection implements DatabaseConnection {
     try {
       yield* this.inner.streamQuery<R>(query, chunkSize);
     } catch (error) {
-      throw translate(error, this.isUnavailable);
+      throw translateUnavailable(error, this.isUnavailable);
     }
   }
 }
