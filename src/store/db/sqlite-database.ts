@@ -71,8 +71,12 @@ export async function openSqliteDatabase(
     // WAL with synchronous=NORMAL, where a commit is not flushed and a power cut can undo it.
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
-    // Checkpoints are the checkpointing thread's, never a request's commit (sqlite-checkpointer.ts).
-    if (path !== ':memory:') sqlite.pragma('wal_autocheckpoint = 0');
+    // Checkpoints are the checkpointing thread's, never a request's commit, and the WAL is cut back
+    // when it starts again, so that its size tells what it holds (sqlite-checkpointer.ts).
+    if (path !== ':memory:') {
+      sqlite.pragma('wal_autocheckpoint = 0');
+      sqlite.pragma('journal_size_limit = 0');
+    }
   } catch (error) {
     sqlite.close();
     throw error;
@@ -96,7 +100,8 @@ export async function openSqliteDatabase(
   );
   return sqlDatabase(kysely, {
     rowLocks: false,
-    // The checkpointing thread closes last: as the file's last connection it copies the WAL back.
+    // Closed after the request connection: the file's last connection copies the WAL back as it
+    // closes, a checkpointing thread still running or else the request connection itself.
     durability: {
       ...durability,
       async close() {
