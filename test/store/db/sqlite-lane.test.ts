@@ -46,6 +46,22 @@ function open(name: string) {
   return { kysely, lane: dialect.lane, durability };
 }
 
+/** The account every test starts with. */
+const addAccountA = (kysely: Kysely<Schema>) =>
+  kysely
+    .insertInto('accounts')
+    .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
+    .execute();
+
+/** A promise that settles when `release` is called: a scope held open until the test lets it go. */
+function closedGate(): { gate: Promise<void>; release: () => void } {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { gate, release };
+}
+
 const names = prepared((db, _values: Record<string, never>) =>
   db.selectFrom('accounts').select('name').orderBy('id'),
 );
@@ -60,10 +76,7 @@ describe('the SQLite lane', () => {
   it('runs a prepared query at once while nobody holds the connection', async () => {
     const { kysely, lane } = open('free.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
+      await addAccountA(kysely);
       assert.equal(lane.free, true);
       let settled = false;
       const read = names(kysely, {}).then((result) => {
@@ -81,14 +94,8 @@ describe('the SQLite lane', () => {
   it('makes a prepared query wait while a transaction holds the connection, and shows it only what was committed', async () => {
     const { kysely, lane } = open('held.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      await addAccountA(kysely);
+      const { gate, release } = closedGate();
       const order: string[] = [];
       const transaction = kysely.transaction().execute(async (trx) => {
         await trx.updateTable('accounts').set({ name: 'B' }).where('id', '=', 'a').execute();
@@ -117,10 +124,7 @@ describe('the SQLite lane', () => {
   it('runs a bookkeeping write unflushed at once, and FULL again before anything else runs', async () => {
     const { kysely, lane, durability } = open('bookkeeping.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
+      await addAccountA(kysely);
       let during: number | undefined;
       const write = durability.bookkeeping(kysely, async (db) => {
         during = (await mode(db, {})).rows[0]?.mode;
@@ -144,14 +148,8 @@ describe('the SQLite lane', () => {
   it('makes a bookkeeping write wait its turn while a transaction holds the connection', async () => {
     const { kysely, durability } = open('bookkeeping-held.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      await addAccountA(kysely);
+      const { gate, release } = closedGate();
       const transaction = kysely.transaction().execute(async (trx) => {
         await gate;
         return (await mode(trx, {})).rows[0]?.mode;
@@ -177,10 +175,7 @@ describe('the SQLite lane', () => {
   it('runs a ledger transaction on the connection, unflushed, and commits it', async () => {
     const { kysely, lane, durability } = open('ledger.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
+      await addAccountA(kysely);
       const order: string[] = [];
       const value = await durability.ledger(
         kysely,
@@ -212,10 +207,7 @@ describe('the SQLite lane', () => {
   it('rolls a failed ledger transaction back, and refuses its kysely instance once it has ended', async () => {
     const { kysely, lane, durability } = open('ledger-failed.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
+      await addAccountA(kysely);
       let kept: Kysely<Schema> | undefined;
       await assert.rejects(
         durability.ledger(
@@ -248,14 +240,8 @@ describe('the SQLite lane', () => {
   it('makes a ledger transaction wait its turn while a bookkeeping scope holds the connection', async () => {
     const { kysely, durability } = open('ledger-held.sqlite');
     try {
-      await kysely
-        .insertInto('accounts')
-        .values({ id: 'a', name: 'A', email: null, created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      await addAccountA(kysely);
+      const { gate, release } = closedGate();
       const order: string[] = [];
       const scope = kysely.connection().execute(async () => {
         await gate;
