@@ -15,6 +15,13 @@ import type { PronunciationDictionariesTable, PronunciationEntriesTable, Schema 
 
 type Refused = Extract<DictionaryWrite, { ok: false }>;
 
+/** The versions of an account's dictionaries, before the ids are chosen. */
+const versionsOf = (db: Kysely<Schema>, accountId: string) =>
+  db
+    .selectFrom('pronunciation_dictionaries')
+    .select(['id', 'version', 'first_version'])
+    .where('account_id', '=', accountId);
+
 /** Thrown inside a change's transaction to roll it back with a refusal. */
 class Refusal extends Error {
   constructor(readonly refused: Refused) {
@@ -59,11 +66,7 @@ export class SqlDictionaryRepository implements DictionaryRepository {
   // Every call's look-up of the one dictionary it speaks with (prepared-query.ts); a list of
   // several, which a prepared query cannot bind, is built each time.
   readonly #versionOf = prepared((db, { accountId, id }: { accountId: string; id: string }) =>
-    db
-      .selectFrom('pronunciation_dictionaries')
-      .select(['id', 'version', 'first_version'])
-      .where('account_id', '=', accountId)
-      .where('id', '=', id),
+    versionsOf(db, accountId).where('id', '=', id),
   );
 
   constructor(db: Kysely<Schema>, options: { rowLocks: boolean }) {
@@ -99,12 +102,7 @@ export class SqlDictionaryRepository implements DictionaryRepository {
     const rows =
       ids.length === 1 && only !== undefined
         ? (await this.#versionOf(this.#db, { accountId, id: only })).rows
-        : await this.#db
-            .selectFrom('pronunciation_dictionaries')
-            .select(['id', 'version', 'first_version'])
-            .where('account_id', '=', accountId)
-            .where('id', 'in', ids)
-            .execute();
+        : await versionsOf(this.#db, accountId).where('id', 'in', ids).execute();
     return new Map(
       rows.map((r) => [r.id, { version: Number(r.version), firstVersion: Number(r.first_version) }]),
     );
